@@ -1,0 +1,20 @@
+import crypto from "node:crypto";
+import { db } from "@/lib/db/client";
+import { createAccount } from "./create-account";
+
+export const DEMO_OWNER_EMAIL = "owner@demo.tumira.local";
+
+/** On an empty database: the Demo account (USD 100.00, sender DEMO) and its owner, whose password is returned once. */
+export async function seedDemo(): Promise<{ accountId: string; email: string; password: string } | null> {
+  if ((await db().account.count()) > 0) return null;
+  const password = crypto.randomBytes(12).toString("base64url");
+  const account = await createAccount({
+    name: "Demo",
+    currency: "USD",
+    openingBalance: 1_000_000n,
+    senders: ["DEMO"],
+    owner: { email: DEMO_OWNER_EMAIL, password },
+    actor: "system",
+  });
+  return { accountId: account.id, email: DEMO_OWNER_EMAIL, password };
+}

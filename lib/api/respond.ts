@@ -1,0 +1,99 @@
+// The spec's response conventions, in one place: the success envelope, the bare object of the
+// single send, and the two error shapes ("legacy" and "kit", spec section 7). Routes declare which
+// error shape they use; authentication failures always use the kit shape (spec 5, 7.3).
+import { AppError, type ErrorCode, type FieldError } from "@/lib/errors";
+
+export type ErrorShape = "legacy" | "kit";
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/** Envelope of every endpoint but the single send (spec 2.1); data absent when undefined. */
+export function envelope(status: number, message: string, data?: unknown, headers?: Record<string, string>): Response {
+  return json(status, data === undefined ? { status: "success", message } : { status: "success", message, data }, headers);
+}
+
+const httpStatus: Record<ErrorCode, number> = {
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  VALIDATION_ERROR: 400,
+  BAD_REQUEST: 400,
+  NOT_FOUND: 404,
+  INSUFFICIENT_BALANCE: 422,
+  CONFLICT: 409,
+  IDEMPOTENCY_MISMATCH: 422,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  METHOD_NOT_ALLOWED: 405,
+  INTERNAL: 500,
+};
+
+/** Kit codes (spec 7.2); codes the spec shows keep its names. */
+const kitCode: Record<ErrorCode, string> = {
+  UNAUTHORIZED: "UNAUTHORIZED",
+  FORBIDDEN: "FORBIDDEN",
+  VALIDATION_ERROR: "VALIDATION_ERROR",
+  BAD_REQUEST: "BAD_REQUEST",
+  NOT_FOUND: "NOT_FOUND",
+  INSUFFICIENT_BALANCE: "UNPROCESSABLE_ENTITY",
+  CONFLICT: "CONFLICT",
+  IDEMPOTENCY_MISMATCH: "IDEMPOTENCY_KEY_REUSED",
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
+  RATE_LIMITED: "TOO_MANY_REQUESTS",
+  METHOD_NOT_ALLOWED: "METHOD_NOT_ALLOWED",
+  INTERNAL: "INTERNAL_SERVER_ERROR",
+};
+
+/** Legacy types (spec 7.1): `ERR_BAD_REQUEST` and `err_not_found` are the spec's; the rest follow them. */
+const legacyType: Record<ErrorCode, string> = {
+  UNAUTHORIZED: "ERR_UNAUTHORIZED",
+  FORBIDDEN: "ERR_FORBIDDEN",
+  VALIDATION_ERROR: "ERR_BAD_REQUEST",
+  BAD_REQUEST: "ERR_BAD_REQUEST",
+  NOT_FOUND: "err_not_found",
+  INSUFFICIENT_BALANCE: "ERR_INSUFFICIENT_BALANCE",
+  CONFLICT: "ERR_CONFLICT",
+  IDEMPOTENCY_MISMATCH: "ERR_IDEMPOTENCY_KEY_REUSED",
+  PAYLOAD_TOO_LARGE: "ERR_PAYLOAD_TOO_LARGE",
+  UNSUPPORTED_MEDIA_TYPE: "ERR_UNSUPPORTED_MEDIA_TYPE",
+  RATE_LIMITED: "ERR_TOO_MANY_REQUESTS",
+  METHOD_NOT_ALLOWED: "ERR_METHOD_NOT_ALLOWED",
+  INTERNAL: "ERR_INTERNAL",
+};
+
+export function statusOf(code: ErrorCode): number {
+  return httpStatus[code];
+}
+
+function validationErrors(fields: FieldError[] | undefined): { validation_errors?: FieldError[] } {
+  return fields && fields.length > 0 ? { validation_errors: fields } : {};
+}
+
+export function errorResponse(error: AppError, shape: ErrorShape, headers: Record<string, string> = {}): Response {
+  const effectiveShape = error.code === "UNAUTHORIZED" ? "kit" : shape;
+  const extraHeaders = { ...headers };
+  if (error.options.retryAfterSeconds !== undefined) extraHeaders["retry-after"] = String(error.options.retryAfterSeconds);
+  const body =
+    effectiveShape === "kit"
+      ? {
+          status: "error",
+          message: error.message,
+          error: { code: kitCode[error.code], description: error.description, ...validationErrors(error.options.fields) },
+        }
+      : {
+          status: "",
+          message: error.message,
+          error: { type: legacyType[error.code], description: error.description, ...validationErrors(error.options.fields) },
+        };
+  return json(httpStatus[error.code], body, extraHeaders);
+}
+
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return new AppError("INTERNAL", "Internal server error", { description: "An unexpected error occurred; it has been logged" });
+}

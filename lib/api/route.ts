@@ -1,0 +1,69 @@
+// What an API route is. The table of routes is lib/api/routes.ts; lib/api/handle-api-request.ts runs them.
+import type { Logger } from "@/lib/log";
+import type { ErrorShape } from "./respond";
+
+export type ApiContext = {
+  request: Request;
+  params: Record<string, string>;
+  requestId: string;
+  log: Logger;
+  /** The body as read under the route's size limit (empty for bodiless requests). */
+  body: Buffer;
+};
+
+export type ApiHandler = (context: ApiContext) => Promise<Response>;
+
+export type ApiRoute = {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Path pattern with :params, e.g. /api/v1/sms/:id */
+  path: string;
+  /** Error shape of this endpoint (spec 7.3). */
+  errorShape: ErrorShape;
+  /** Largest accepted body in bytes. */
+  bodyLimit?: number;
+  handler: ApiHandler;
+};
+
+export const SMALL_BODY_LIMIT = 64 * 1024;
+
+type CompiledRoute = ApiRoute & { segments: string[] };
+
+export function compileRoutes(routes: ApiRoute[]): CompiledRoute[] {
+  return routes.map((route) => ({ ...route, segments: route.path.split("/").filter(Boolean) }));
+}
+
+export type RouteMatch =
+  | { kind: "found"; route: CompiledRoute; params: Record<string, string> }
+  | { kind: "method-not-allowed"; route: CompiledRoute; allowed: string[] }
+  | { kind: "not-found" };
+
+export function matchRoute(routes: CompiledRoute[], method: string, pathname: string): RouteMatch {
+  const parts = pathname.split("/").filter(Boolean);
+  const pathMatches: { route: CompiledRoute; params: Record<string, string> }[] = [];
+  for (const route of routes) {
+    if (route.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    const matches = route.segments.every((segment, index) => {
+      if (segment.startsWith(":")) {
+        params[segment.slice(1)] = safeDecode(parts[index]);
+        return true;
+      }
+      return segment === parts[index];
+    });
+    if (matches) pathMatches.push({ route, params });
+  }
+  const found = pathMatches.find((match) => match.route.method === method);
+  if (found) return { kind: "found", ...found };
+  if (pathMatches.length > 0) {
+    return { kind: "method-not-allowed", route: pathMatches[0].route, allowed: pathMatches.map((match) => match.route.method) };
+  }
+  return { kind: "not-found" };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,19 @@
+import crypto from "node:crypto";
+import { getEnv } from "@/lib/env";
+import { metrics } from "@/lib/metrics";
+import { AppError } from "@/lib/errors";
+import type { ApiContext } from "@/lib/api/route";
+
+/** GET /metrics in Prometheus text format, behind `Authorization: Bearer $METRICS_TOKEN` when set. */
+export async function handleMetrics({ request }: ApiContext): Promise<Response> {
+  const token = getEnv().METRICS_TOKEN;
+  if (token) {
+    const sent = Buffer.from(request.headers.get("authorization") ?? "");
+    const expected = Buffer.from(`Bearer ${token}`);
+    if (sent.length !== expected.length || !crypto.timingSafeEqual(sent, expected)) {
+      throw new AppError("UNAUTHORIZED", "Unauthorized", { description: "A valid metrics token is required" });
+    }
+  }
+  const { registry } = metrics();
+  return new Response(await registry.metrics(), { status: 200, headers: { "content-type": registry.contentType } });
+}

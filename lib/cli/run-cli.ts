@@ -1,0 +1,227 @@
+// The admin CLI (`npm run cli -- <command> --flags`). Each command parses its flags with zod,
+// calls a domain function and prints JSON on stdout; bad input exits non-zero with a message.
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { AppError, isAppError } from "@/lib/errors";
+import { parseAmount } from "@/lib/money";
+import { prepareDatabase } from "@/lib/db/prepare-database";
+import { db } from "@/lib/db/client";
+import { operatorSchema } from "@/lib/carriers/operators";
+import { createAccount } from "@/lib/accounts/create-account";
+import { createApiKey } from "@/lib/api/keys/create-api-key";
+import { serializeCreatedKey } from "@/lib/api/keys/key-schemas";
+import { creditBalance } from "@/lib/ledger/credit-balance";
+import { addSender } from "@/lib/senders/add-sender";
+import { approveSender } from "@/lib/senders/approve-sender";
+import { createUser } from "@/lib/users/create-user";
+import { roleSchema } from "@/lib/users/roles";
+import { setRate } from "@/lib/rates/rates";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+
+const ACTOR = "cli";
+
+type Command = {
+  summary: string;
+  flags: Record<string, { type: "string" | "boolean" }>;
+  schema: z.ZodType;
+  run: (flags: never) => Promise<unknown>;
+};
+
+const amount = (name: string) =>
+  z.string({ error: `--${name} is required` }).transform((text, ctx) => {
+    try {
+      return parseAmount(text);
+    } catch {
+      ctx.addIssue({ code: "custom", message: `--${name} must be an amount with at most four decimals, e.g. 25.50` });
+      return z.NEVER;
+    }
+  });
+const required = (name: string) => z.string({ error: `--${name} is required` }).trim().min(1, `--${name} cannot be blank`);
+
+function command<S extends z.ZodType>(
+  summary: string,
+  flags: Record<string, { type: "string" | "boolean" }>,
+  schema: S,
+  run: (flags: z.infer<S>) => Promise<unknown>,
+): Command {
+  return { summary, flags, schema, run: run as (flags: never) => Promise<unknown> };
+}
+
+async function requireAccount(id: string): Promise<void> {
+  if (!(await db().account.findUnique({ where: { id }, select: { id: true } }))) {
+    throw new AppError("NOT_FOUND", `No account with id ${id}`);
+  }
+}
+
+export const commands: Record<string, Command> = {
+  migrate: command("Apply pending migrations", {}, z.object({}), async () => prepareDatabase()),
+
+  "accounts:create": command(
+    "Create an account with an opening balance, approved sender ids and optionally an owner",
+    { name: { type: "string" }, currency: { type: "string" }, balance: { type: "string" }, sender: { type: "string" }, "owner-email": { type: "string" }, "owner-password": { type: "string" } },
+    z
+      .object({
+        name: required("name"),
+        currency: required("currency"),
+        balance: amount("balance").refine((value) => value >= 0n, "--balance must not be negative"),
+        sender: z.string().optional(),
+        "owner-email": z.string().optional(),
+        "owner-password": z.string().optional(),
+      })
+      .refine((flags) => !flags["owner-email"] === !flags["owner-password"], "--owner-email and --owner-password go together"),
+    async (flags) => {
+      const account = await createAccount({
+        name: flags.name,
+        currency: flags.currency,
+        openingBalance: flags.balance,
+        senders: flags.sender ? flags.sender.split(",").map((name) => name.trim()) : [],
+        owner: flags["owner-email"] ? { email: flags["owner-email"], password: flags["owner-password"]! } : undefined,
+        actor: ACTOR,
+      });
+      return account.ownerEmail ? { id: account.id, owner_email: account.ownerEmail } : { id: account.id };
+    },
+  ),
+
+  "keys:create": command(
+    "Create an API key; prints the spec's create response (the token is shown only here)",
+    { account: { type: "string" }, name: { type: "string" }, test: { type: "boolean" } },
+    z.object({ account: required("account"), name: required("name"), test: z.boolean().optional() }),
+    async (flags) => {
+      await requireAccount(flags.account);
+      const key = await createApiKey({ accountId: flags.account, name: flags.name, mode: flags.test ? "test" : "live", actor: ACTOR });
+      return serializeCreatedKey(key);
+    },
+  ),
+
+  "balance:credit": command(
+    "Credit an account's prepaid balance (a ledger row)",
+    { account: { type: "string" }, amount: { type: "string" }, reason: { type: "string" } },
+    z.object({
+      account: required("account"),
+      amount: amount("amount").refine((value) => value > 0n, "--amount must be greater than zero"),
+      reason: z.string().optional(),
+    }),
+    async (flags) => {
+      await requireAccount(flags.account);
+      const { balance } = await creditBalance({ accountId: flags.account, amount: flags.amount, reason: flags.reason, actor: ACTOR });
+      return { account: flags.account, balance: balance.toString() };
+    },
+  ),
+
+  "senders:add": command(
+    "Add a sender id (approved unless --pending)",
+    { account: { type: "string" }, sender: { type: "string" }, pending: { type: "boolean" } },
+    z.object({ account: required("account"), sender: required("sender"), pending: z.boolean().optional() }),
+    async (flags) => {
+      await requireAccount(flags.account);
+      const sender = await addSender({ accountId: flags.account, name: flags.sender, approved: !flags.pending, actor: ACTOR });
+      return { id: sender.id, sender: sender.name, status: sender.status };
+    },
+  ),
+
+  "senders:approve": command(
+    "Approve a pending sender id",
+    { account: { type: "string" }, sender: { type: "string" } },
+    z.object({ account: required("account"), sender: required("sender") }),
+    async (flags) => {
+      await requireAccount(flags.account);
+      const sender = await approveSender({ accountId: flags.account, name: flags.sender, actor: ACTOR });
+      return { id: sender.id, sender: sender.name, status: sender.status };
+    },
+  ),
+
+  "users:create": command(
+    "Create a dashboard user (owner|developer with --account; support|admin without)",
+    { email: { type: "string" }, password: { type: "string" }, role: { type: "string" }, account: { type: "string" } },
+    z.object({
+      email: required("email"),
+      password: required("password"),
+      role: roleSchema.catch(() => {
+        throw new AppError("VALIDATION_ERROR", "--role must be one of owner, developer, support, admin");
+      }),
+      account: z.string().optional(),
+    }),
+    async (flags) => {
+      if (flags.account) await requireAccount(flags.account);
+      const user = await createUser({ email: flags.email, password: flags.password, role: flags.role, accountId: flags.account ?? null, actor: ACTOR });
+      return { id: user.id, email: user.email, role: user.role, account_id: user.accountId };
+    },
+  ),
+
+  "rates:set": command(
+    "Set the price per segment of a carrier (platform default, or an account override with --account)",
+    { operator: { type: "string" }, price: { type: "string" }, account: { type: "string" } },
+    z.object({
+      operator: z.string({ error: "--operator is required" }).pipe(
+        operatorSchema.catch(() => {
+          throw new AppError("VALIDATION_ERROR", "--operator must be one of econet, netone, telecel");
+        }),
+      ),
+      price: amount("price").refine((value) => value >= 0n, "--price must not be negative"),
+      account: z.string().optional(),
+    }),
+    async (flags) => {
+      if (flags.account) await requireAccount(flags.account);
+      await setRate({ operator: flags.operator, pricePerSegment: flags.price, accountId: flags.account ?? null, actor: ACTOR });
+      return { operator: flags.operator, price_per_segment: flags.price.toString(), scope: flags.account ?? "default" };
+    },
+  ),
+
+  "accounts:rate-limit": command(
+    "Set the per-key request limit (requests per second) of an account; --limit default resets it",
+    { account: { type: "string" }, limit: { type: "string" } },
+    z.object({
+      account: required("account"),
+      limit: z.string({ error: "--limit is required" }).refine((text) => text === "default" || /^[1-9]\d{0,6}$/.test(text), "--limit must be a whole number from 1 to 9999999, or default"),
+    }),
+    async (flags) => {
+      await requireAccount(flags.account);
+      const limit = flags.limit === "default" ? null : Number(flags.limit);
+      await db().account.update({ where: { id: flags.account }, data: { rateLimitPerSecond: limit } });
+      await recordAuditEvent({ accountId: flags.account, actor: ACTOR, action: "account.rate_limit_set", targetType: "account", targetId: flags.account, data: { limit } });
+      return { account: flags.account, rate_limit_per_second: limit ?? "default" };
+    },
+  ),
+};
+
+export type CliResult = { code: number; stdout: string; stderr: string };
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, spec]) => {
+    const flags = Object.entries(spec.flags).map(([flag, { type }]) => (type === "boolean" ? `[--${flag}]` : `--${flag} …`));
+    return `  ${name.padEnd(20)} ${spec.summary}\n  ${"".padEnd(20)} ${flags.join(" ")}`;
+  });
+  return `Usage: npm run cli -- <command> [--flags]\n\nCommands:\n${lines.join("\n")}\n`;
+}
+
+function jsonText(value: unknown): string {
+  return JSON.stringify(value, (_key, item) => (typeof item === "bigint" ? item.toString() : item), 2);
+}
+
+/** Runs one CLI command; never throws and never exits the process (scripts/cli.ts does). */
+export async function runCli(argv: string[]): Promise<CliResult> {
+  const [name, ...rest] = argv;
+  if (!name || name === "help" || name === "--help") return { code: name ? 0 : 2, stdout: name ? usage() : "", stderr: name ? "" : usage() };
+  const spec = commands[name];
+  if (!spec) return { code: 2, stdout: "", stderr: `Unknown command "${name}".\n\n${usage()}` };
+
+  let raw: Record<string, unknown>;
+  try {
+    raw = parseArgs({ args: rest, options: spec.flags, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    return { code: 2, stdout: "", stderr: `${name}: ${(error as Error).message}\n` };
+  }
+  try {
+    const flags = spec.schema.safeParse(raw);
+    if (!flags.success) return { code: 2, stdout: "", stderr: `${name}: ${flags.error.issues.map((issue) => issue.message).join("; ")}\n` };
+    await prepareDatabase();
+    const result = await spec.run(flags.data as never);
+    return { code: 0, stdout: `${jsonText(result)}\n`, stderr: "" };
+  } catch (error) {
+    if (isAppError(error)) {
+      const fields = error.options.fields?.map((field) => `${field.field} ${field.description}`).join("; ");
+      return { code: 1, stdout: "", stderr: `${name}: ${error.message}${fields ? ` (${fields})` : ""}\n` };
+    }
+    return { code: 1, stdout: "", stderr: `${name}: ${(error as Error).message}\n` };
+  }
+}

@@ -1,0 +1,46 @@
+// The one database handle of a process: a Prisma Client for the domain's ordinary queries and a raw
+// `Sql` for hot paths, both on the engine DATABASE_URL names. The two Prisma Clients (generated
+// from the same models) have the same API; the SQLite one's types stand for both.
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "./generated/sqlite";
+import { PrismaClient as PostgresPrismaClient } from "./generated/postgres";
+import { databaseKind, getEnv } from "@/lib/env";
+import { openSql, sqlitePath, type Sql } from "./sql";
+
+export type { PrismaClient };
+export type Database = { kind: "sqlite" | "postgres"; url: string; prisma: PrismaClient; sql: Sql };
+
+const globalForDb = globalThis as unknown as { tumiraDatabase?: Database };
+
+export function getDatabase(): Database {
+  globalForDb.tumiraDatabase ??= openDatabase(getEnv().DATABASE_URL);
+  return globalForDb.tumiraDatabase;
+}
+
+export function db(): PrismaClient {
+  return getDatabase().prisma;
+}
+
+export function sql(): Sql {
+  return getDatabase().sql;
+}
+
+export function openDatabase(url: string): Database {
+  const kind = databaseKind(url);
+  const raw = openSql(url);
+  if (kind === "sqlite") {
+    const adapter = new PrismaBetterSQLite3({ url: sqlitePath(url), timeout: 5000 });
+    return { kind, url, prisma: new PrismaClient({ adapter }), sql: raw };
+  }
+  const adapter = new PrismaPg({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
+  return { kind, url, prisma: new PostgresPrismaClient({ adapter }) as unknown as PrismaClient, sql: raw };
+}
+
+export async function closeDatabase(): Promise<void> {
+  const database = globalForDb.tumiraDatabase;
+  globalForDb.tumiraDatabase = undefined;
+  if (!database) return;
+  await database.prisma.$disconnect();
+  await database.sql.close();
+}

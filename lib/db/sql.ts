@@ -1,0 +1,245 @@
+// Raw SQL for the hot paths (sends, queue claims, ledger) on either engine, behind one small
+// interface. Statements are written once with `?` placeholders and portable SQL; what must differ
+// per engine lives in the module of its concern (e.g. lib/delivery/claim.ts) and asks `dialect`.
+import Database from "better-sqlite3";
+import pg from "pg";
+import fs from "node:fs";
+import path from "node:path";
+
+export type Dialect = "sqlite" | "postgres";
+export type Row = Record<string, unknown>;
+
+export interface SqlExecutor {
+  readonly dialect: Dialect;
+  all<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  get<T = Row>(text: string, params?: readonly unknown[]): Promise<T | undefined>;
+  /** Runs a statement and returns the number of rows it changed. */
+  run(text: string, params?: readonly unknown[]): Promise<number>;
+}
+
+export interface Sql extends SqlExecutor {
+  /** Runs fn in one transaction: committed if it resolves, rolled back if it throws. */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Runs a multi-statement script (migrations), no parameters. */
+  exec(script: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Timestamps are written as ISO-8601 text on SQLite (as Prisma's adapter does) and UTC on PostgreSQL. */
+export function toDbTime(date: Date): string {
+  return date.toISOString().replace("Z", "+00:00");
+}
+
+export function fromDbTime(value: unknown): Date {
+  return value instanceof Date ? value : new Date(String(value));
+}
+
+export function fromDbTimeOrNull(value: unknown): Date | null {
+  return value === null || value === undefined ? null : fromDbTime(value);
+}
+
+export function openSql(databaseUrl: string): Sql {
+  return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl)) : openPostgres(databaseUrl);
+}
+
+export function sqlitePath(databaseUrl: string): string {
+  const file = databaseUrl.slice("file:".length);
+  return file === ":memory:" ? file : path.resolve(file);
+}
+
+// ---------------------------------------------------------------------------------------------
+// SQLite: one writer connection, serialised by a queue so an async transaction never interleaves
+// with another, and one reader connection for reads outside transactions (WAL gives it the last
+// committed state, never another caller's uncommitted writes).
+
+function bindSqlite(params: readonly unknown[]): unknown[] {
+  return params.map((value) => {
+    if (value === undefined) return null;
+    if (typeof value === "boolean") return value ? 1 : 0;
+    if (value instanceof Date) return toDbTime(value);
+    return value;
+  });
+}
+
+export function configureSqlite(db: Database.Database): void {
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("foreign_keys = ON");
+}
+
+class SqliteExecutor implements SqlExecutor {
+  readonly dialect = "sqlite" as const;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(readonly db: Database.Database) {}
+
+  isReadOnly(text: string): boolean {
+    return this.prepare(text).readonly;
+  }
+
+  private prepare(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  allSync<T>(text: string, params: readonly unknown[] = []): T[] {
+    const statement = this.prepare(text);
+    if (statement.reader) return statement.all(...bindSqlite(params)) as T[];
+    statement.run(...bindSqlite(params));
+    return [];
+  }
+
+  runSync(text: string, params: readonly unknown[] = []): number {
+    const statement = this.prepare(text);
+    if (statement.reader) return statement.all(...bindSqlite(params)).length;
+    return statement.run(...bindSqlite(params)).changes;
+  }
+
+  async all<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]> {
+    return this.allSync<T>(text, params);
+  }
+
+  async get<T = Row>(text: string, params?: readonly unknown[]): Promise<T | undefined> {
+    return this.allSync<T>(text, params)[0];
+  }
+
+  async run(text: string, params?: readonly unknown[]): Promise<number> {
+    return this.runSync(text, params);
+  }
+}
+
+function openSqlite(file: string): Sql {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const writerDb = new Database(file);
+  configureSqlite(writerDb);
+  const writer = new SqliteExecutor(writerDb);
+  const readerDb = file === ":memory:" ? writerDb : new Database(file, { readonly: false });
+  if (readerDb !== writerDb) configureSqlite(readerDb);
+  const reader = new SqliteExecutor(readerDb);
+  let queue: Promise<unknown> = Promise.resolve();
+
+  function serialise<T>(work: () => Promise<T>): Promise<T> {
+    const result = queue.then(work, work);
+    queue = result.catch(() => undefined);
+    return result;
+  }
+
+  return {
+    dialect: "sqlite",
+    all: (text, params) => (reader.isReadOnly(text) ? reader.all(text, params) : serialise(() => writer.all(text, params))),
+    get: (text, params) => (reader.isReadOnly(text) ? reader.get(text, params) : serialise(() => writer.get(text, params))),
+    run: (text, params) => serialise(() => writer.run(text, params)),
+    transaction: (fn) =>
+      serialise(async () => {
+        writerDb.exec("BEGIN IMMEDIATE");
+        try {
+          const result = await fn(writer);
+          writerDb.exec("COMMIT");
+          return result;
+        } catch (error) {
+          if (writerDb.inTransaction) writerDb.exec("ROLLBACK");
+          throw error;
+        }
+      }),
+    exec: (script) => serialise(async () => void writerDb.exec(script)),
+    close: async () => {
+      await queue;
+      if (readerDb !== writerDb) readerDb.close();
+      writerDb.close();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL: a pool; `?` placeholders become $1, $2… (outside quoted text).
+
+const TIMESTAMP_OID = 1114;
+const INT8_OID = 20;
+pg.types.setTypeParser(TIMESTAMP_OID, (text) => `${text.replace(" ", "T")}Z`);
+pg.types.setTypeParser(INT8_OID, (text) => Number(text));
+
+const placeholderCache = new Map<string, string>();
+
+export function toPostgresPlaceholders(text: string): string {
+  const cached = placeholderCache.get(text);
+  if (cached) return cached;
+  let index = 0;
+  let quote: string | null = null;
+  let converted = "";
+  for (const char of text) {
+    if (quote) {
+      if (char === quote) quote = null;
+      converted += char;
+    } else if (char === "'" || char === '"') {
+      quote = char;
+      converted += char;
+    } else if (char === "?") {
+      converted += `$${++index}`;
+    } else {
+      converted += char;
+    }
+  }
+  placeholderCache.set(text, converted);
+  return converted;
+}
+
+function bindPostgres(params: readonly unknown[]): unknown[] {
+  return params.map((value) => {
+    if (value === undefined) return null;
+    if (value instanceof Date) return value.toISOString();
+    if (typeof value === "bigint") return value.toString();
+    return value;
+  });
+}
+
+class PostgresExecutor implements SqlExecutor {
+  readonly dialect = "postgres" as const;
+  constructor(private readonly client: pg.Pool | pg.PoolClient) {}
+
+  async all<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    const result = await this.client.query({ text: toPostgresPlaceholders(text), values: bindPostgres(params) });
+    return result.rows as T[];
+  }
+
+  async get<T = Row>(text: string, params?: readonly unknown[]): Promise<T | undefined> {
+    return (await this.all<T>(text, params))[0];
+  }
+
+  async run(text: string, params: readonly unknown[] = []): Promise<number> {
+    const result = await this.client.query({ text: toPostgresPlaceholders(text), values: bindPostgres(params) });
+    return result.rowCount ?? 0;
+  }
+}
+
+function openPostgres(url: string): Sql {
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
+  pool.on("error", () => undefined); // an idle client's error is reported on its next use
+  const executor = new PostgresExecutor(pool);
+  return {
+    dialect: "postgres",
+    all: (text, params) => executor.all(text, params),
+    get: (text, params) => executor.get(text, params),
+    run: (text, params) => executor.run(text, params),
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await fn(new PostgresExecutor(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    exec: async (script) => void (await pool.query(script)),
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,104 @@
+// Configuration: every environment variable is parsed and validated here, once. A bad value stops
+// the start with a message naming the variable. `.env.example` documents each one.
+import fs from "node:fs";
+import path from "node:path";
+import crypto from "node:crypto";
+import { z } from "zod";
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const carrierUrl = z
+  .string()
+  .regex(/^smpp:\/\//, "must be an smpp://system_id:password@host:port URL")
+  .optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z
+    .string()
+    .refine((url) => url.startsWith("file:") || /^postgres(ql)?:\/\//.test(url), "must be file:<path> or postgresql://…")
+    .optional(),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  NEXTAUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  NEXTAUTH_URL: z.string().url().optional(),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(200),
+  RUN_DISPATCHER: booleanFlag.default(true),
+  SMSC_SIMULATOR: z.enum(["auto", "on", "off"]).default("auto"),
+  SMSC_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(2775),
+  SMSC_SIMULATOR_TPS: z.coerce.number().int().min(1).default(1000),
+  SMSC_SIMULATOR_DLR_DELAY_MS: z.coerce.number().int().min(0).default(1000),
+  SMPP_ECONET: carrierUrl,
+  SMPP_NETONE: carrierUrl,
+  SMPP_TELECEL: carrierUrl,
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
+});
+
+export type Env = z.infer<typeof envSchema> & {
+  DATABASE_URL: string;
+  APP_SECRET: string;
+  NEXTAUTH_SECRET: string;
+  NEXTAUTH_URL: string;
+  WEBHOOK_ALLOW_PRIVATE: boolean;
+};
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  // A .env file in the working directory fills in what the environment does not set.
+  if (!cached && process.env.NODE_ENV !== "test" && fs.existsSync(".env")) process.loadEnvFile(".env");
+  cached ??= loadEnv(process.env);
+  return cached;
+}
+
+/** Tests change process.env between files; this forgets the parsed copy. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}
+
+export function loadEnv(source: Record<string, string | undefined>): Env {
+  const blanksRemoved = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const parsed = envSchema.safeParse(blanksRemoved);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${problems.join("\n")}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  const secrets = env.APP_SECRET && env.NEXTAUTH_SECRET ? undefined : readOrCreateLocalSecrets(dataDir);
+  return {
+    ...env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: env.DATABASE_URL ?? `file:${path.join(dataDir, "tumira.db")}`,
+    APP_SECRET: env.APP_SECRET ?? secrets!.appSecret,
+    NEXTAUTH_SECRET: env.NEXTAUTH_SECRET ?? secrets!.nextAuthSecret,
+    NEXTAUTH_URL: env.NEXTAUTH_URL ?? `http://localhost:${env.PORT}`,
+    WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? env.NODE_ENV !== "production",
+  };
+}
+
+/**
+ * A fresh clone must run with no configuration, so unset secrets are generated once and kept in
+ * DATA_DIR/secrets.json (mode 0600). Deployments set APP_SECRET and NEXTAUTH_SECRET instead.
+ */
+function readOrCreateLocalSecrets(dataDir: string): { appSecret: string; nextAuthSecret: string } {
+  const file = path.join(dataDir, "secrets.json");
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8"));
+  const secrets = {
+    appSecret: crypto.randomBytes(32).toString("base64url"),
+    nextAuthSecret: crypto.randomBytes(32).toString("base64url"),
+  };
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(secrets), { mode: 0o600, flag: "wx" });
+  return secrets;
+}
+
+export function databaseKind(url: string): "sqlite" | "postgres" {
+  return url.startsWith("file:") ? "sqlite" : "postgres";
+}

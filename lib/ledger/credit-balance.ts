@@ -1,0 +1,35 @@
+import { sql } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { applyLedgerEntry } from "./apply-ledger-entry";
+
+export async function creditBalance(input: {
+  accountId: string;
+  amount: bigint;
+  reason?: string;
+  actor: string;
+}): Promise<{ balance: bigint }> {
+  if (input.amount <= 0n) {
+    throw AppError.validation([{ field: "amount", description: "must be greater than zero" }]);
+  }
+  const balance = await sql().transaction((tx) =>
+    applyLedgerEntry(tx, {
+      accountId: input.accountId,
+      kind: "credit",
+      amount: input.amount,
+      reason: input.reason ?? "credit",
+      actor: input.actor,
+      requireCover: false,
+    }),
+  );
+  if (balance === null) throw AppError.notFound("Account");
+  await recordAuditEvent({
+    accountId: input.accountId,
+    actor: input.actor,
+    action: "balance.credited",
+    targetType: "account",
+    targetId: input.accountId,
+    data: { amount: input.amount.toString(), reason: input.reason ?? "" },
+  });
+  return { balance };
+}

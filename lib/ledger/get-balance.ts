@@ -1,0 +1,15 @@
+import { db, sql } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+
+export type Balance = { available: bigint; held: bigint; currency: string };
+
+/** available: the balance (holds already taken); held: charges of live messages not yet final. */
+export async function getBalance(accountId: string): Promise<Balance> {
+  const account = await db().account.findUnique({ where: { id: accountId }, select: { balance: true, currency: true } });
+  if (!account) throw AppError.notFound("Account");
+  const held = await sql().get<{ held: number | string | null }>(
+    `SELECT COALESCE(SUM("charge"), 0) AS "held" FROM "Message" WHERE "accountId" = ? AND "test" = ? AND "status" IN ('created', 'enqueued', 'processing')`,
+    [accountId, false],
+  );
+  return { available: account.balance, held: BigInt(held?.held ?? 0), currency: account.currency };
+}

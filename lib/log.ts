@@ -1,0 +1,14 @@
+// Structured JSON logs. Every request's lines carry its request id (child loggers); the redact list
+// is the last line of defence for secrets, which code must not log in the first place.
+import pino from "pino";
+
+export const logger = pino({
+  level: process.env.LOG_LEVEL ?? "info",
+  base: { service: "tumira" },
+  redact: {
+    paths: ["authorization", "*.authorization", "headers.authorization", "token", "*.token", "password", "*.password", "secret", "*.secret"],
+    censor: "[redacted]",
+  },
+});
+
+export type Logger = pino.Logger;

@@ -1,0 +1,35 @@
+// Prometheus metrics of this process (GET /metrics). Counters are per process; Prometheus sums them.
+import client from "prom-client";
+
+const globalForMetrics = globalThis as unknown as { tumiraMetrics?: ReturnType<typeof createMetrics> };
+
+function createMetrics() {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpRequests: new client.Counter({
+      name: "tumira_http_requests_total",
+      help: "HTTP API requests by route, method and status",
+      labelNames: ["route", "method", "status"] as const,
+      registers: [registry],
+    }),
+    httpDuration: new client.Histogram({
+      name: "tumira_http_request_duration_seconds",
+      help: "HTTP API request latency by route, method and status",
+      labelNames: ["route", "method", "status"] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    messagesAccepted: new client.Counter({ name: "tumira_messages_accepted_total", help: "Messages accepted by the API", registers: [registry] }),
+    messagesDispatched: new client.Counter({ name: "tumira_messages_dispatched_total", help: "Messages accepted by a carrier (submit_sm_resp OK)", labelNames: ["operator"] as const, registers: [registry] }),
+    messagesDelivered: new client.Counter({ name: "tumira_messages_delivered_total", help: "Messages with a DELIVRD receipt", labelNames: ["operator"] as const, registers: [registry] }),
+    messagesFailed: new client.Counter({ name: "tumira_messages_failed_total", help: "Messages that ended failed", labelNames: ["operator"] as const, registers: [registry] }),
+    webhookAttempts: new client.Counter({ name: "tumira_webhook_attempts_total", help: "Webhook delivery attempts by result", labelNames: ["result"] as const, registers: [registry] }),
+  };
+}
+
+export function metrics() {
+  globalForMetrics.tumiraMetrics ??= createMetrics();
+  return globalForMetrics.tumiraMetrics;
+}

@@ -1,0 +1,51 @@
+// Per-carrier price of one segment: an account's override, else the platform default.
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { operators, type Operator } from "@/lib/carriers/operators";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+
+export const DEFAULT_SCOPE = "default";
+
+/** Seed values for a fresh platform, in ten-thousandths of a currency unit per segment. */
+export const defaultRates: Record<Operator, bigint> = { econet: 350n, netone: 300n, telecel: 320n };
+
+export async function setRate(input: {
+  operator: Operator;
+  pricePerSegment: bigint;
+  accountId?: string | null;
+  actor: string;
+}): Promise<void> {
+  if (input.pricePerSegment < 0n) {
+    throw AppError.validation([{ field: "price", description: "must not be negative" }]);
+  }
+  if (input.accountId && !(await db().account.findUnique({ where: { id: input.accountId }, select: { id: true } }))) {
+    throw AppError.notFound("Account");
+  }
+  const scope = input.accountId ?? DEFAULT_SCOPE;
+  await db().rate.upsert({
+    where: { scope_operator: { scope, operator: input.operator } },
+    create: { scope, accountId: input.accountId ?? null, operator: input.operator, pricePerSegment: input.pricePerSegment },
+    update: { pricePerSegment: input.pricePerSegment },
+  });
+  await recordAuditEvent({
+    accountId: input.accountId ?? null,
+    actor: input.actor,
+    action: "rate.set",
+    targetType: "rate",
+    targetId: `${scope}:${input.operator}`,
+    data: { operator: input.operator, pricePerSegment: input.pricePerSegment.toString() },
+  });
+}
+
+/** The price per segment of each carrier for an account. A carrier with no rate at all cannot be priced. */
+export async function getAccountRates(accountId: string): Promise<Record<Operator, bigint>> {
+  const rows = await db().rate.findMany({ where: { scope: { in: [DEFAULT_SCOPE, accountId] } } });
+  const rates = {} as Record<Operator, bigint>;
+  for (const operator of operators) {
+    const row = rows.find((rate) => rate.scope === accountId && rate.operator === operator) ??
+      rows.find((rate) => rate.scope === DEFAULT_SCOPE && rate.operator === operator);
+    if (!row) throw new AppError("INTERNAL", `No rate is configured for ${operator}`);
+    rates[operator] = row.pricePerSegment;
+  }
+  return rates;
+}

@@ -1,0 +1,16 @@
+// Production server entry: `tsx server.ts` (npm start runs it after build, migrate and seed).
+// `--dev` serves the dashboard with Next's dev server; `--api-only` serves only the HTTP API.
+import { startServer, stopOnSignals } from "@/lib/server/start-server";
+import { logger } from "@/lib/log";
+
+async function main() {
+  const args = new Set(process.argv.slice(2));
+  const running = await startServer({ dashboard: !args.has("--api-only"), dev: args.has("--dev") });
+  stopOnSignals(running.stop);
+}
+
+main().catch((error) => {
+  logger.fatal({ err: error }, "start failed");
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,25 @@
+import os from "node:os";
+import path from "node:path";
+import fs from "node:fs";
+import { describe, expect, it } from "vitest";
+import { loadEnv } from "@/lib/env";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tumira-env-"));
+
+describe("env", () => {
+  it("defaults to an SQLite file under DATA_DIR and generates local secrets once", () => {
+    const env = loadEnv({ DATA_DIR: dataDir });
+    expect(env.DATABASE_URL).toBe(`file:${path.join(dataDir, "tumira.db")}`);
+    expect(env.PORT).toBe(3000);
+    expect(env.APP_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(loadEnv({ DATA_DIR: dataDir }).APP_SECRET).toBe(env.APP_SECRET);
+    expect(fs.statSync(path.join(dataDir, "secrets.json")).mode & 0o777).toBe(0o600);
+  });
+
+  it("names the variable that is wrong", () => {
+    expect(() => loadEnv({ DATA_DIR: dataDir, PORT: "seventy" })).toThrow(/PORT/);
+    expect(() => loadEnv({ DATA_DIR: dataDir, DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL: must be file:/);
+    expect(() => loadEnv({ DATA_DIR: dataDir, SMPP_ECONET: "http://x" })).toThrow(/SMPP_ECONET/);
+    expect(() => loadEnv({ DATA_DIR: dataDir, METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
+  });
+});
