@@ -1,0 +1,37 @@
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { createApiKey, type CreatedApiKey } from "./create-api-key";
+import { isKeyActive, type ApiKeyRecord } from "./list-api-keys";
+
+export const rollGracePeriods = { now: 0, "1h": 3_600_000, "24h": 86_400_000, "7d": 604_800_000 } as const;
+export type RollGracePeriod = keyof typeof rollGracePeriods;
+
+/**
+ * Replaces a key (as Stripe and Unkey do): a new key with the same name and mode, while the old one
+ * keeps working for the grace period and then reads as revoked.
+ */
+export async function rollApiKey(input: {
+  accountId: string;
+  keyId: string;
+  grace: RollGracePeriod;
+  actor: string;
+}): Promise<{ replacement: CreatedApiKey; old: Pick<ApiKeyRecord, "id" | "expiresAt"> }> {
+  const old = await db().apiKey.findFirst({ where: { id: input.keyId, accountId: input.accountId } });
+  if (!old || !isKeyActive(old)) throw AppError.notFound("API key");
+  const replacement = await createApiKey({ accountId: input.accountId, name: old.name, mode: old.mode as "live" | "test", actor: input.actor });
+  const expiresAt = new Date(Date.now() + rollGracePeriods[input.grace]);
+  await db().apiKey.update({
+    where: { id: old.id },
+    data: input.grace === "now" ? { active: false, revokedAt: expiresAt, expiresAt } : { expiresAt },
+  });
+  await recordAuditEvent({
+    accountId: input.accountId,
+    actor: input.actor,
+    action: "key.rolled",
+    targetType: "api_key",
+    targetId: old.id,
+    data: { replacement: replacement.id, grace: input.grace, expiresAt: expiresAt.toISOString() },
+  });
+  return { replacement, old: { id: old.id, expiresAt } };
+}
