@@ -1,14 +1,25 @@
 // Every HTTP API endpoint: method, path, error shape (spec 7.3), body limit, handler.
 import type { ApiRoute } from "./route";
+import { json } from "./respond";
 import { handleHealth } from "./system/health";
 import { handleMetrics } from "./system/metrics";
+import { smsRoutes } from "./sms/sms-routes";
+import { keyRoutes } from "./keys/key-routes";
+import { accountRoutes } from "./accounts/account-routes";
+
+const PING_BODY = { status: "success", message: "pong" };
 
 export const apiRoutes: ApiRoute[] = [
   { method: "GET", path: "/api/health", errorShape: "kit", handler: handleHealth },
+  // Constant JSON through the whole API pipeline, no database: the server's own ceiling (bench/).
+  { method: "GET", path: "/api/ping", errorShape: "kit", handler: async () => json(200, PING_BODY) },
   { method: "GET", path: "/metrics", errorShape: "kit", handler: handleMetrics },
+  ...smsRoutes,
+  ...keyRoutes,
+  ...accountRoutes,
 ];
 
 /** Paths the production server answers through the lean path instead of Next. */
 export function isApiPath(pathname: string): boolean {
-  return pathname.startsWith("/api/v1/") || pathname === "/api/v1" || pathname === "/api/health" || pathname === "/metrics";
+  return pathname.startsWith("/api/v1/") || pathname === "/api/v1" || pathname === "/api/health" || pathname === "/api/ping" || pathname === "/metrics";
 }

@@ -1,0 +1,3 @@
+import type { ApiRoute } from "@/lib/api/route";
+
+export const keyRoutes: ApiRoute[] = [];
