@@ -30,6 +30,7 @@ const envSchema = z.object({
   NEXTAUTH_URL: z.string().url().optional(),
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(200),
   RUN_DISPATCHER: booleanFlag.default(true),
+  DELIVERY_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
   SMSC_SIMULATOR: z.enum(["auto", "on", "off"]).default("auto"),
   SMSC_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(2775),
   SMSC_SIMULATOR_TPS: z.coerce.number().int().min(1).default(1000),

@@ -3,6 +3,14 @@
 import { useState } from "react";
 import { signIn } from "next-auth/react";
 import { useRouter, useSearchParams } from "next/navigation";
+import { retryAfterFromSignInError } from "@/lib/auth/sign-in-error";
+
+function signInErrorText(error: string): string {
+  const retryAfter = retryAfterFromSignInError(error);
+  if (retryAfter === null) return "Wrong email or password.";
+  const minutes = Math.ceil(retryAfter / 60);
+  return `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
 
 export function LoginForm() {
   const router = useRouter();
@@ -22,10 +30,12 @@ export function LoginForm() {
     });
     setPending(false);
     if (!result || result.error) {
-      setError(result?.status === 429 ? "Too many attempts. Wait a minute and try again." : "Wrong email or password.");
+      setError(signInErrorText(result?.error ?? ""));
       return;
     }
-    router.push(params.get("callbackUrl") ?? "/dashboard");
+    const callbackUrl = params.get("callbackUrl");
+    // Only same-site paths: an open redirect after sign-in would be a phishing aid.
+    router.push(callbackUrl?.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/dashboard");
     router.refresh();
   }
 

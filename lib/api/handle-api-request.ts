@@ -1,9 +1,10 @@
 // The one entry to the HTTP API: both Next's route handler (app/api/v1/[...path]/route.ts) and the
-// production server's lean path (lib/server/http-server.ts) call handleApiRequest with a Web Request.
+// production server's lean path (lib/server/http-server.ts) end in runApiRequest; Next calls
+// handleApiRequest with a Web Request, the lean path passes what it read from node:http directly.
 // It assigns the request id, finds the route, reads the body under the route's limit, runs the
 // handler, maps errors to the route's error shape, and records metrics and one log line.
 import crypto from "node:crypto";
-import { logger } from "@/lib/log";
+import { logger, type Logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
 import { AppError } from "@/lib/errors";
 import { compileRoutes, matchRoute, SMALL_BODY_LIMIT } from "./route";
@@ -13,18 +14,38 @@ import { apiRoutes } from "./routes";
 const compiled = compileRoutes(apiRoutes);
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
 
+export type ApiRequestInput = {
+  method: string;
+  pathname: string;
+  headers: Headers;
+  /** Handed to handlers; the lean path's builds the real Request only if a handler needs more than method, url and headers. */
+  request: Request;
+  /** Reads the whole body, throwing payloadTooLarge(limit) past the limit. */
+  readBody: (limit: number) => Promise<Buffer>;
+};
+
 export async function handleApiRequest(request: Request): Promise<Response> {
+  return runApiRequest({
+    method: request.method,
+    pathname: new URL(request.url).pathname,
+    headers: request.headers,
+    request,
+    readBody: (limit) => readWebBody(request, limit),
+  });
+}
+
+export async function runApiRequest(input: ApiRequestInput): Promise<Response> {
   const started = performance.now();
-  const incomingId = request.headers.get("x-request-id");
+  const { method, pathname } = input;
+  const incomingId = input.headers.get("x-request-id");
   const requestId = incomingId && REQUEST_ID_PATTERN.test(incomingId) ? incomingId : crypto.randomUUID();
-  const log = logger.child({ requestId });
-  const url = new URL(request.url);
-  const match = matchRoute(compiled, request.method, url.pathname);
+  const log = lazyChildLogger({ requestId });
+  const match = matchRoute(compiled, method, pathname);
   const routeName = match.kind === "not-found" ? "unmatched" : match.route.path;
 
   let response: Response;
   if (match.kind === "not-found") {
-    response = errorResponse(new AppError("NOT_FOUND", "Not found", { description: `No endpoint at ${url.pathname}` }), "kit");
+    response = errorResponse(new AppError("NOT_FOUND", "Not found", { description: `No endpoint at ${pathname}` }), "kit");
   } else if (match.kind === "method-not-allowed") {
     response = errorResponse(
       new AppError("METHOD_NOT_ALLOWED", "Method not allowed", { description: `Use ${match.allowed.join(" or ")}` }),
@@ -34,8 +55,8 @@ export async function handleApiRequest(request: Request): Promise<Response> {
   } else {
     const { route, params } = match;
     try {
-      const body = await readBody(request, route.bodyLimit ?? SMALL_BODY_LIMIT);
-      response = await route.handler({ request, params, requestId, log, body });
+      const body = await input.readBody(route.bodyLimit ?? SMALL_BODY_LIMIT);
+      response = await route.handler({ request: input.request, params, requestId, log, body });
     } catch (error) {
       const appError = toAppError(error);
       if (appError.code === "INTERNAL") log.error({ err: error, route: route.path }, "request failed");
@@ -45,19 +66,45 @@ export async function handleApiRequest(request: Request): Promise<Response> {
 
   response.headers.set("x-request-id", requestId);
   const seconds = (performance.now() - started) / 1000;
-  const labels = { route: routeName, method: request.method, status: String(response.status) };
+  const labels = { route: routeName, method, status: String(response.status) };
   metrics().httpRequests.inc(labels);
   metrics().httpDuration.observe(labels, seconds);
-  if (log.isLevelEnabled("debug") || response.status >= 500) {
-    log[response.status >= 500 ? "error" : "debug"]({ ...labels, path: url.pathname, ms: Math.round(seconds * 1000) }, "request");
+  if (logger.isLevelEnabled("debug") || response.status >= 500) {
+    log[response.status >= 500 ? "error" : "debug"]({ ...labels, path: pathname, ms: Math.round(seconds * 1000) }, "request");
   }
   return response;
 }
 
-async function readBody(request: Request, limit: number): Promise<Buffer> {
+/**
+ * A child logger made only when something is logged: pino's child() costs microseconds (bindings
+ * are serialised, redaction set up) and most requests log nothing. Nested child() calls (e.g. the
+ * auth wrapper's) only add bindings; level checks go to the root logger, which children share.
+ */
+function lazyChildLogger(bindings: Record<string, unknown>): Logger {
+  let child: Logger | undefined;
+  const materialise = () => (child ??= logger.child(bindings));
+  return new Proxy(logger, {
+    get(_target, property) {
+      if (!child && property === "child") {
+        return (more: Record<string, unknown>, options?: object) =>
+          options ? materialise().child(more, options) : lazyChildLogger({ ...bindings, ...more });
+      }
+      if (!child && (property === "isLevelEnabled" || property === "level")) {
+        const value = Reflect.get(logger, property, logger);
+        return typeof value === "function" ? value.bind(logger) : value;
+      }
+      const target = materialise();
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    set: (_target, property, value) => Reflect.set(materialise(), property, value),
+  });
+}
+
+async function readWebBody(request: Request, limit: number): Promise<Buffer> {
   if (!request.body) return Buffer.alloc(0);
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw tooLarge(limit);
+  if (declared > limit) throw payloadTooLarge(limit);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
@@ -67,14 +114,14 @@ async function readBody(request: Request, limit: number): Promise<Buffer> {
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(limit);
+      throw payloadTooLarge(limit);
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks);
 }
 
-function tooLarge(limit: number): AppError {
+export function payloadTooLarge(limit: number): AppError {
   return new AppError("PAYLOAD_TOO_LARGE", "Request body too large", {
     description: `The request body must be at most ${limit} bytes`,
   });

@@ -2,6 +2,7 @@
 // single send, and the two error shapes ("legacy" and "kit", spec section 7). Routes declare which
 // error shape they use; authentication failures always use the kit shape (spec 5, 7.3).
 import { AppError, type ErrorCode, type FieldError } from "@/lib/errors";
+import { kitErrorSchema, legacyErrorSchema } from "./response-schemas";
 
 export type ErrorShape = "legacy" | "kit";
 
@@ -74,22 +75,33 @@ function validationErrors(fields: FieldError[] | undefined): { validation_errors
   return fields && fields.length > 0 ? { validation_errors: fields } : {};
 }
 
+/**
+ * Headers an error's response must carry besides the body, e.g. the rate-limit state of an
+ * authenticated request whose handler then failed. Set by the code that knows them, read here.
+ */
+const errorHeaders = new WeakMap<AppError, Record<string, string>>();
+
+export function attachErrorHeaders(error: unknown, headers: Record<string, string>): unknown {
+  if (error instanceof AppError) errorHeaders.set(error, { ...errorHeaders.get(error), ...headers });
+  return error;
+}
+
 export function errorResponse(error: AppError, shape: ErrorShape, headers: Record<string, string> = {}): Response {
   const effectiveShape = error.code === "UNAUTHORIZED" ? "kit" : shape;
-  const extraHeaders = { ...headers };
+  const extraHeaders = { ...errorHeaders.get(error), ...headers };
   if (error.options.retryAfterSeconds !== undefined) extraHeaders["retry-after"] = String(error.options.retryAfterSeconds);
   const body =
     effectiveShape === "kit"
-      ? {
+      ? kitErrorSchema.parse({
           status: "error",
           message: error.message,
           error: { code: kitCode[error.code], description: error.description, ...validationErrors(error.options.fields) },
-        }
-      : {
+        })
+      : legacyErrorSchema.parse({
           status: "",
           message: error.message,
           error: { type: legacyType[error.code], description: error.description, ...validationErrors(error.options.fields) },
-        };
+        });
   return json(httpStatus[error.code], body, extraHeaders);
 }
 

@@ -6,6 +6,8 @@ import { handleMetrics } from "./system/metrics";
 import { smsRoutes } from "./sms/sms-routes";
 import { keyRoutes } from "./keys/key-routes";
 import { accountRoutes } from "./accounts/account-routes";
+import { OPENAPI_PATH } from "./openapi/openapi-document";
+import { serveOpenApiDocument } from "./openapi/serve-openapi-document";
 
 const PING_BODY = { status: "success", message: "pong" };
 
@@ -17,6 +19,7 @@ export const apiRoutes: ApiRoute[] = [
   ...smsRoutes,
   ...keyRoutes,
   ...accountRoutes,
+  { method: "GET", path: OPENAPI_PATH, errorShape: "kit", handler: serveOpenApiDocument },
 ];
 
 /** Paths the production server answers through the lean path instead of Next. */

@@ -1,14 +1,20 @@
 // next-auth: credentials against our users table, JWT sessions. The session carries the user's id,
 // role and account; every request re-checks the user (removed or disabled users lose their session
-// at once, see sessionVersion).
+// at once, see sessionVersion). Failed sign-ins are throttled per email and per address
+// (lib/auth/login-throttle.ts).
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { verifyPassword } from "./password";
+import { hashPassword, verifyPassword } from "./password";
+import { tooManyAttemptsError } from "./sign-in-error";
+import { clearFailedLogins, clientAddress, loginRetryAfterSeconds, recordFailedLogin } from "./login-throttle";
 import type { Role } from "@/lib/users/roles";
 
 export type SessionUser = { id: string; email: string; role: Role; accountId: string | null };
+
+// An unknown email still costs one scrypt, so response time does not tell which emails exist.
+let dummyHash: Promise<string> | undefined;
 
 export const authOptions: NextAuthOptions = {
   secret: getEnv().NEXTAUTH_SECRET,
@@ -18,11 +24,20 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(credentials) {
+      async authorize(credentials, request) {
         const email = credentials?.email?.trim().toLowerCase();
         if (!email || !credentials?.password) return null;
+        const address = clientAddress(request?.headers);
+        const retryAfter = await loginRetryAfterSeconds(email, address);
+        if (retryAfter > 0) throw new Error(tooManyAttemptsError(retryAfter));
         const user = await db().user.findUnique({ where: { email } });
-        if (!user || user.disabledAt || !(await verifyPassword(credentials.password, user.passwordHash))) return null;
+        dummyHash ??= hashPassword("tumira-dummy-password");
+        const passwordMatches = await verifyPassword(credentials.password, user?.passwordHash ?? (await dummyHash));
+        if (!user || user.disabledAt || !passwordMatches) {
+          await recordFailedLogin(email, address);
+          return null;
+        }
+        await clearFailedLogins(email);
         return { id: user.id, email: user.email, role: user.role, accountId: user.accountId, sessionVersion: user.sessionVersion };
       },
     }),

@@ -1,6 +1,70 @@
+// The delivery side of a process (the server's, or `npm run worker`'s): the SMSC simulator when
+// asked, one SMPP connection per carrier, the dispatcher, the receipt handler and the webhook
+// sender. Test-key messages always go to a simulator: the in-process one, or else a private one on
+// a loopback port that only this process uses. Services stop in reverse order (start-server.ts):
+// webhooks, then the dispatcher (its in-flight submits still have their connections), then the
+// connections, then the simulator.
+import { getEnv } from "@/lib/env";
+import { logger } from "@/lib/log";
+import { operators } from "@/lib/carriers/operators";
 import type { BackgroundOptions, BackgroundService } from "@/lib/server/background";
+import { carrierConfigs, describeCarrier, simulatorCarrierConfig, type CarrierConfig } from "@/lib/smpp/carrier-config";
+import { CarrierConnection, type CarrierConnectionOptions } from "@/lib/smpp/carrier-connection";
+import { startSmscSimulator } from "@/lib/smsc/smsc-simulator";
+import { WebhookSender, type WebhookSenderOptions } from "@/lib/webhooks/webhook-sender";
+import { Dispatcher, type DispatcherOptions } from "./dispatcher";
+import { ReceiptHandler } from "./receipt-handler";
 
-/** Starts the delivery side of a process (issue 4 fills this in: simulator, dispatcher, webhooks). */
-export async function startDeliveryServices(_options: BackgroundOptions): Promise<BackgroundService[]> {
-  return [];
+/** Tuning for tests; a deployment configures through the environment only. */
+export type DeliveryTuning = {
+  dispatcher?: Partial<Omit<DispatcherOptions, "routes" | "logger">>;
+  connections?: Partial<Omit<CarrierConnectionOptions, "onReceipt" | "logger">>;
+  webhooks?: Partial<Omit<WebhookSenderOptions, "logger">>;
+  receiptRetryMs?: number;
+};
+
+export async function startDeliveryServices(options: BackgroundOptions, tuning: DeliveryTuning = {}): Promise<BackgroundService[]> {
+  const env = getEnv();
+  const services: BackgroundService[] = [];
+  const startSimulator = async (port: number, host?: string) => {
+    const simulator = await startSmscSimulator({ port, host, tps: env.SMSC_SIMULATOR_TPS, dlrDelayMs: env.SMSC_SIMULATOR_DLR_DELAY_MS, logger });
+    services.push({ name: "smsc-simulator", stop: simulator.stop });
+    return simulator.port;
+  };
+
+  const sharedSimulatorPort = options.simulator ? await startSimulator(env.SMSC_SIMULATOR_PORT) : null;
+  if (!options.dispatcher) return services;
+  const testSimulatorPort = sharedSimulatorPort ?? (await startSimulator(0, "127.0.0.1"));
+
+  const receipts = new ReceiptHandler({ logger, retryMs: tuning.receiptRetryMs });
+  const connections = new Map<string, CarrierConnection>();
+  const connectionFor = (config: CarrierConfig) => {
+    const key = `${config.host}:${config.port}:${config.systemId}`;
+    let connection = connections.get(key);
+    if (!connection) connections.set(key, (connection = new CarrierConnection(config, { onReceipt: receipts.handle, logger, ...tuning.connections })));
+    return connection;
+  };
+  const live = carrierConfigs(env, sharedSimulatorPort ?? env.SMSC_SIMULATOR_PORT);
+  const routes = operators.flatMap((operator) => [
+    { operator, test: false, connection: connectionFor(live[operator]) },
+    { operator, test: true, connection: connectionFor(simulatorCarrierConfig(operator, testSimulatorPort, env.SMSC_SIMULATOR_TPS)) },
+  ]);
+  for (const connection of connections.values()) connection.start();
+  logger.info({ carriers: operators.map((operator) => `${operator}: ${describeCarrier(live[operator])}`) }, "carrier connections starting");
+  services.push({
+    name: "carrier-connections",
+    stop: async () => {
+      await Promise.all([...connections.values()].map((connection) => connection.stop()));
+      receipts.stop();
+    },
+  });
+
+  const dispatcher = new Dispatcher({ routes, logger, leaseMs: env.DELIVERY_LEASE_SECONDS * 1000, ...tuning.dispatcher });
+  dispatcher.start();
+  services.push({ name: "dispatcher", stop: () => dispatcher.stop() });
+
+  const webhooks = new WebhookSender({ logger, ...tuning.webhooks });
+  webhooks.start();
+  services.push({ name: "webhook-sender", stop: () => webhooks.stop() });
+  return services;
 }

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import type { KeyMode } from "./token";
 
 export type ApiKeyRecord = {
   id: string;
@@ -19,9 +20,10 @@ export function isKeyActive(key: Pick<ApiKeyRecord, "active" | "expiresAt">, now
   return key.active && (!key.expiresAt || key.expiresAt.getTime() > now.getTime());
 }
 
-export async function listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
+/** The account's keys, newest first; with `mode`, only keys of that mode (a test key sees test keys). */
+export async function listApiKeys(accountId: string, mode?: KeyMode): Promise<ApiKeyRecord[]> {
   const keys = await db().apiKey.findMany({
-    where: { accountId },
+    where: { accountId, mode },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
     select: { id: true, name: true, tokenPrefix: true, accountId: true, mode: true, active: true, expiresAt: true, revokedAt: true, lastUsedAt: true, createdAt: true, updatedAt: true },
   });

@@ -1,3 +1,61 @@
+// The SMS endpoints (spec 4.1-4.3). Handlers parse, call lib/messages, and shape the response.
 import type { ApiRoute } from "@/lib/api/route";
+import { envelope, json } from "@/lib/api/respond";
+import { AppError } from "@/lib/errors";
+import { keyActor, withApiKey, type AuthedContext } from "@/lib/api/auth/with-api-key";
+import { parseJsonRequest, parseUuid } from "@/lib/api/parse-request";
+import { withIdempotency } from "@/lib/api/idempotency/with-idempotency";
+import { acceptMessages } from "@/lib/messages/accept-messages";
+import { getMessage } from "@/lib/messages/get-message";
+import { sendBulkSmsRequestSchema, sendSmsRequestSchema, type SendBulkSmsRequest } from "./sms-schemas";
+import { serializeBulkResult, serializeSms } from "./serialize-sms";
 
-export const smsRoutes: ApiRoute[] = [];
+/** 100,000 recipients of up to ~60 bytes of JSON each, plus the body. */
+export const BULK_BODY_LIMIT = 8 * 1024 * 1024;
+export const SMS_RETRIEVED = "SMS retrieved successfully";
+export const BULK_ACCEPTED = "Bulk SMS accepted";
+
+/** Both sends: the request's fields, as the key's account and actor, through the one accept function. */
+function accept(context: AuthedContext, request: SendBulkSmsRequest, kind: "single" | "bulk") {
+  const { keyId, accountId, mode } = context.auth;
+  return acceptMessages({
+    accountId,
+    apiKeyId: keyId,
+    actor: keyActor(context.auth),
+    mode,
+    from: request.from,
+    body: request.message,
+    recipients: request.to,
+    webhookUrl: request.webhook_url,
+    kind,
+  });
+}
+
+async function sendSms(context: AuthedContext): Promise<Response> {
+  const request = parseJsonRequest(context, sendSmsRequestSchema);
+  const send = await accept(context, { ...request, to: [request.to] }, "single");
+  return json(202, serializeSms(send.messages[0]));
+}
+
+async function sendBulkSms(context: AuthedContext): Promise<Response> {
+  const send = await accept(context, parseJsonRequest(context, sendBulkSmsRequestSchema), "bulk");
+  return envelope(202, BULK_ACCEPTED, serializeBulkResult(send));
+}
+
+async function getSms(context: AuthedContext): Promise<Response> {
+  const id = parseUuid(context.params.id);
+  if (!id) {
+    throw new AppError("BAD_REQUEST", "Invalid SMS id", {
+      description: "The SMS id must be a UUID",
+      fields: [{ field: "id", description: "must be a UUID" }],
+    });
+  }
+  const message = await getMessage(context.auth.accountId, id);
+  return envelope(200, SMS_RETRIEVED, serializeSms(message));
+}
+
+export const smsRoutes: ApiRoute[] = [
+  { method: "POST", path: "/api/v1/sms", errorShape: "legacy", handler: withApiKey(withIdempotency(sendSms)) },
+  { method: "POST", path: "/api/v1/sms/bulk", errorShape: "kit", bodyLimit: BULK_BODY_LIMIT, handler: withApiKey(withIdempotency(sendBulkSms)) },
+  { method: "GET", path: "/api/v1/sms/:id", errorShape: "legacy", handler: withApiKey(getSms) },
+];

@@ -1,0 +1,19 @@
+import type { RateTable } from "@/lib/dashboard/price-send";
+import type { FieldError } from "@/lib/errors";
+
+export type RecipientsProps = {
+  from: string;
+  body: string;
+  segments: number;
+  rates: RateTable;
+  currency: string;
+  available: string;
+  fields: FieldError[] | undefined;
+  onFields: (fields: FieldError[] | undefined) => void;
+};
+
+/** The refusal of a send as the user should read it. */
+export function sendErrorText(result: { code: string; error: string }): string {
+  if (result.code === "INSUFFICIENT_BALANCE") return "Insufficient balance: the available balance does not cover this send. Nothing was sent or charged.";
+  return result.error;
+}

@@ -1,0 +1,124 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { Field, Input, Select, Textarea, errorFor } from "@/components/ui/field";
+import { cn } from "@/components/ui/cn";
+import { useToast } from "@/components/ui/toaster";
+import { MessageCounter } from "@/components/message-counter";
+import { displayAmount, formatAmount } from "@/lib/money";
+import { parseMsisdn } from "@/lib/messages/msisdn";
+import { segmentMessage } from "@/lib/messages/segments";
+import type { RateTable } from "@/lib/dashboard/price-send";
+import type { FieldError } from "@/lib/errors";
+import { sendSmsAction } from "./actions";
+import { BulkRecipients } from "./bulk-recipients";
+import { sendErrorText, type RecipientsProps } from "./compose-shared";
+
+type Mode = "single" | "bulk";
+
+export type ComposeProps = { senders: string[]; rates: RateTable; currency: string; available: string; initialMode: Mode };
+
+export function ComposeView({ senders, rates, currency, available, initialMode }: ComposeProps) {
+  const [mode, setMode] = useState<Mode>(initialMode);
+  const [from, setFrom] = useState(senders[0]);
+  const [body, setBody] = useState("");
+  const [fields, setFields] = useState<FieldError[] | undefined>();
+  const segments = body ? segmentMessage(body).segments : 0;
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <div className="space-y-6">
+        <div role="tablist" aria-label="Send to" className="inline-flex rounded-lg border border-slate-200 bg-white p-1 shadow-xs">
+          {(["single", "bulk"] as const).map((value) => (
+            <button
+              key={value}
+              role="tab"
+              type="button"
+              aria-selected={mode === value}
+              onClick={() => setMode(value)}
+              className={cn("rounded-md px-4 py-1.5 text-sm font-medium", mode === value ? "bg-slate-900 text-white" : "text-slate-600 hover:text-slate-900")}
+            >
+              {value === "single" ? "One recipient" : "Bulk send"}
+            </button>
+          ))}
+        </div>
+        <Card>
+          <CardHeader title="Message" />
+          <CardBody className="space-y-4">
+            <Field id="compose-from" label="From (sender id)" error={errorFor(fields, "from")}>
+              <Select id="compose-from" value={from} onChange={(event) => setFrom(event.target.value)} invalid={!!errorFor(fields, "from")}>
+                {senders.map((sender) => <option key={sender} value={sender}>{sender}</option>)}
+              </Select>
+            </Field>
+            <Field id="compose-message" label="Message" error={errorFor(fields, "message")}>
+              <Textarea id="compose-message" rows={5} value={body} onChange={(event) => setBody(event.target.value)} placeholder="Your order has shipped…" invalid={!!errorFor(fields, "message")} />
+            </Field>
+          </CardBody>
+        </Card>
+        {mode === "single" ? (
+          <SingleRecipient from={from} body={body} segments={segments} rates={rates} currency={currency} available={available} fields={fields} onFields={setFields} />
+        ) : (
+          <BulkRecipients from={from} body={body} segments={segments} rates={rates} currency={currency} available={available} fields={fields} onFields={setFields} />
+        )}
+      </div>
+      <aside className="space-y-4 lg:sticky lg:top-6 lg:self-start">
+        <MessageCounter body={body} rates={rates} currency={currency} />
+        <div className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
+          <p className="text-xs text-slate-500">Available balance</p>
+          <p className="mt-0.5 text-lg font-semibold text-slate-900 tabular-nums" data-testid="compose-available">{displayAmount(BigInt(available), currency)}</p>
+        </div>
+      </aside>
+    </div>
+  );
+}
+
+function SingleRecipient({ from, body, segments, rates, currency, available, fields, onFields }: RecipientsProps) {
+  const router = useRouter();
+  const notify = useToast();
+  const [pending, startTransition] = useTransition();
+  const [to, setTo] = useState("");
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const parsed = to.trim() ? parseMsisdn(to) : null;
+  const cost = parsed?.ok ? BigInt(segments) * BigInt(rates[parsed.recipient.operator]) : null;
+
+  function send() {
+    setRefusal(null);
+    startTransition(async () => {
+      const result = await sendSmsAction({ to, message: body, from });
+      onFields(result.ok ? undefined : result.fields);
+      if (!result.ok) {
+        if (!result.fields || result.code === "INSUFFICIENT_BALANCE") setRefusal(sendErrorText(result));
+        return;
+      }
+      notify("success", "Message accepted; follow it to the handset here");
+      router.push(`/dashboard/messages/${result.data.id}`);
+    });
+  }
+
+  return (
+    <Card>
+      <CardHeader title="Recipient" />
+      <CardBody>
+        <form action={send} className="space-y-4">
+          <Field id="compose-to" label="Phone number" hint="+263 77…, 0771…: Econet, NetOne or Telecel mobiles." error={errorFor(fields, "to") ?? (parsed && !parsed.ok ? parsed.reason : undefined)}>
+            <div className="flex items-center gap-3">
+              <Input id="compose-to" value={to} onChange={(event) => setTo(event.target.value)} inputMode="tel" autoComplete="off" placeholder="+263 77 123 4567" invalid={!!errorFor(fields, "to") || (parsed !== null && !parsed.ok)} />
+              {parsed?.ok && <Badge tone="blue" className="capitalize">{parsed.recipient.operator}</Badge>}
+            </div>
+          </Field>
+          {refusal && <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="send-error">{refusal}</p>}
+          <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
+            <p className="text-sm text-slate-500">
+              {cost !== null && body ? <>This message costs <span className="font-medium text-slate-900" data-testid="single-cost">{currency} {formatAmount(cost)}</span></> : "Enter a number and a message to see the cost."}
+            </p>
+            <Button type="submit" disabled={pending}>{pending ? "Sending…" : "Send message"}</Button>
+          </div>
+          {cost !== null && cost > BigInt(available) && <p className="text-sm text-amber-700">This costs more than the available balance; the send will be refused.</p>}
+        </form>
+      </CardBody>
+    </Card>
+  );
+}

@@ -1,0 +1,50 @@
+import { redirect } from "next/navigation";
+import { db } from "@/lib/db/client";
+import { getSessionUser } from "@/lib/auth/require-permission";
+import { can, type Permission } from "@/lib/auth/permissions";
+import { Sidebar, type NavItem, type NavSection } from "@/components/dashboard/sidebar";
+import { Providers } from "@/components/providers";
+
+export const dynamic = "force-dynamic";
+
+const accountNav: (NavItem & { permission: Permission })[] = [
+  { href: "/dashboard", label: "Overview", icon: "home", permission: "account.view" },
+  { href: "/dashboard/compose", label: "Compose", icon: "send", permission: "messages.send" },
+  { href: "/dashboard/messages", label: "Messages", icon: "inbox", permission: "messages.view" },
+  { href: "/dashboard/billing", label: "Balance", icon: "wallet", permission: "account.view" },
+];
+const developerNav: (NavItem & { permission: Permission })[] = [
+  { href: "/dashboard/keys", label: "API keys", icon: "key", permission: "keys.manage" },
+  { href: "/dashboard/webhooks", label: "Webhooks", icon: "webhook", permission: "account.view" },
+  { href: "/dashboard/senders", label: "Sender IDs", icon: "tag", permission: "account.view" },
+  { href: "/dashboard/api-reference", label: "API reference", icon: "book", permission: "account.view" },
+];
+const settingsNav: (NavItem & { permission: Permission })[] = [
+  { href: "/dashboard/members", label: "Members", icon: "users", permission: "members.manage" },
+];
+const platformNav: (NavItem & { permission: Permission })[] = [
+  { href: "/dashboard/support", label: "Message lookup", icon: "search", permission: "platform.lookup" },
+  { href: "/dashboard/admin", label: "Accounts", icon: "building", permission: "platform.accounts" },
+];
+
+export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
+  const user = await getSessionUser();
+  if (!user) redirect("/login");
+  const account = user.accountId ? await db().account.findUnique({ where: { id: user.accountId }, select: { name: true } }) : null;
+  const allowed = (items: (NavItem & { permission: Permission })[]) =>
+    items.filter((item) => can(user.role, item.permission)).map(({ href, label, icon }) => ({ href, label, icon }));
+  const sections: NavSection[] = [
+    { title: "Messaging", items: allowed(accountNav) },
+    { title: "Developers", items: allowed(developerNav) },
+    { title: "Settings", items: allowed(settingsNav) },
+    { title: "Platform", items: allowed(platformNav) },
+  ].filter((section) => section.items.length > 0);
+  return (
+    <Providers>
+      <Sidebar sections={sections} user={{ email: user.email, role: user.role }} accountName={account?.name ?? "Tumira staff"} />
+      <main className="min-h-screen lg:pl-64">
+        <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-10 lg:py-10">{children}</div>
+      </main>
+    </Providers>
+  );
+}

@@ -1,0 +1,126 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, Input, Select, errorFor } from "@/components/ui/field";
+import { Table, Td, Th } from "@/components/ui/table";
+import { useToast } from "@/components/ui/toaster";
+import { Time } from "@/components/time";
+import type { FieldError } from "@/lib/errors";
+import { addMemberAction, removeMemberAction } from "./actions";
+
+export type MemberRow = { id: string; email: string; role: string; createdAt: string };
+
+export function MembersView({ members, currentUserId }: { members: MemberRow[]; currentUserId: string }) {
+  const router = useRouter();
+  const notify = useToast();
+  const [pending, startTransition] = useTransition();
+  const [adding, setAdding] = useState(false);
+  const [fields, setFields] = useState<FieldError[] | undefined>();
+  const [added, setAdded] = useState<{ email: string; password: string } | null>(null);
+  const [removing, setRemoving] = useState<MemberRow | null>(null);
+
+  function add(form: FormData) {
+    startTransition(async () => {
+      const result = await addMemberAction({ email: String(form.get("email") ?? ""), role: String(form.get("role")) as "owner" | "developer" });
+      setFields(result.ok ? undefined : result.fields);
+      if (!result.ok) {
+        if (!result.fields) notify("error", result.error);
+        return;
+      }
+      setAdding(false);
+      setAdded({ email: result.data.email, password: result.data.password });
+      router.refresh();
+    });
+  }
+
+  function remove(member: MemberRow) {
+    startTransition(async () => {
+      const result = await removeMemberAction({ id: member.id });
+      setRemoving(null);
+      notify(result.ok ? "success" : "error", result.ok ? `${member.email} removed; their sessions have ended` : result.error);
+      router.refresh();
+    });
+  }
+
+  return (
+    <>
+      <Card>
+        <CardHeader title="Members" description="Owners manage everything, including members. Developers manage keys, send and read messages." actions={<Button onClick={() => setAdding(true)}>Add member</Button>} />
+        <Table>
+          <thead>
+            <tr>
+              <Th>Email</Th>
+              <Th>Role</Th>
+              <Th>Added</Th>
+              <Th><span className="sr-only">Actions</span></Th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((member) => (
+              <tr key={member.id} data-testid="member-row">
+                <Td className="font-medium text-slate-900">
+                  {member.email}
+                  {member.id === currentUserId && <span className="ml-2 text-xs font-normal text-slate-400">(you)</span>}
+                </Td>
+                <Td><Badge tone={member.role === "owner" ? "blue" : "gray"}>{member.role}</Badge></Td>
+                <Td><Time value={member.createdAt} /></Td>
+                <Td className="text-right">
+                  {member.id !== currentUserId && (
+                    <Button variant="ghost" size="sm" className="text-red-600 hover:bg-red-50" onClick={() => setRemoving(member)} aria-label={`Remove ${member.email}`}>Remove</Button>
+                  )}
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </Card>
+
+      <Dialog open={adding} onRequestClose={() => setAdding(false)} title="Add a member" description="They sign in with the email and a first password shown to you once." testId="add-member-dialog">
+        <form id="add-member-form" action={add} className="space-y-4">
+          <Field id="member-email" label="Email" error={errorFor(fields, "email")}>
+            <Input id="member-email" name="email" type="email" required autoFocus invalid={!!errorFor(fields, "email")} />
+          </Field>
+          <Field id="member-role" label="Role" error={errorFor(fields, "role")}>
+            <Select id="member-role" name="role" defaultValue="developer">
+              <option value="developer">Developer: keys, sends and messages</option>
+              <option value="owner">Owner: everything, including members</option>
+            </Select>
+          </Field>
+        </form>
+        <div className="mt-5 flex justify-end gap-2">
+          <Button variant="secondary" onClick={() => setAdding(false)}>Cancel</Button>
+          <Button type="submit" form="add-member-form" disabled={pending}>{pending ? "Adding…" : "Add member"}</Button>
+        </div>
+      </Dialog>
+
+      <Dialog open={added !== null} onRequestClose={() => setAdded(null)} title={`${added?.email ?? ""} can sign in`} testId="member-added-dialog"
+        footer={<Button onClick={() => setAdded(null)}>Done</Button>}>
+        {added && (
+          <div className="space-y-3">
+            <p className="text-sm text-slate-600">Pass on this first password securely. It is shown only now.</p>
+            <div className="flex gap-2">
+              <Input id="member-password" readOnly value={added.password} className="font-mono" aria-label="First password" data-testid="member-password" />
+              <CopyButton text={added.password} targetId="member-password" />
+            </div>
+          </div>
+        )}
+      </Dialog>
+
+      <Dialog open={removing !== null} onRequestClose={() => setRemoving(null)} title={`Remove ${removing?.email ?? ""}?`} testId="remove-member-dialog"
+        description="They lose access at once: every session they have open stops working."
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setRemoving(null)}>Cancel</Button>
+            <Button variant="danger" disabled={pending} onClick={() => removing && remove(removing)}>Remove member</Button>
+          </>
+        }
+      />
+    </>
+  );
+}

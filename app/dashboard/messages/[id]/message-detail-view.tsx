@@ -1,0 +1,204 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Table, Td, Th } from "@/components/ui/table";
+import { MessageStatus } from "@/components/status-badge";
+import { Money } from "@/components/money";
+import { Time } from "@/components/time";
+import { cn } from "@/components/ui/cn";
+import { fetchJson } from "@/lib/dashboard/fetch-json";
+import { isAwaitingUpdate } from "@/lib/dashboard/message-state";
+import type { MessageDetail } from "@/lib/dashboard/message-schemas";
+import { RedeliverButton } from "./redeliver-button";
+
+const POLL_MS = 1_500;
+
+const eventLabels: Record<string, { label: string; tone: string }> = {
+  accepted: { label: "Accepted and charged", tone: "bg-slate-400" },
+  dispatched: { label: "Sent to the carrier", tone: "bg-sky-500" },
+  retry: { label: "Carrier busy; retrying", tone: "bg-amber-500" },
+  success: { label: "Carrier accepted", tone: "bg-sky-600" },
+  failed: { label: "Failed", tone: "bg-red-500" },
+  delivered: { label: "Delivered to the handset", tone: "bg-emerald-500" },
+  refunded: { label: "Charge released", tone: "bg-violet-500" },
+};
+
+const webhookTone: Record<string, BadgeTone> = { pending: "gray", succeeded: "green", failed: "amber", abandoned: "red" };
+
+function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
+  return (
+    <div className="grid grid-cols-[9rem_minmax(0,1fr)] gap-3 py-2 text-sm sm:grid-cols-[11rem_minmax(0,1fr)]">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="min-w-0 break-words text-slate-900" data-testid={testId}>{children}</dd>
+    </div>
+  );
+}
+
+function Mono({ children }: { children: React.ReactNode }) {
+  return <code className="font-mono text-xs">{children}</code>;
+}
+
+export function MessageDetailView({ initial, canRedeliver, platformView }: { initial: MessageDetail; canRedeliver: boolean; platformView: boolean }) {
+  const { data = initial } = useQuery({
+    queryKey: ["message", initial.sms.id],
+    queryFn: () => fetchJson<MessageDetail>(`/api/dashboard/messages/${initial.sms.id}`),
+    initialData: initial,
+    refetchInterval: (query) => {
+      const current = query.state.data;
+      if (!current) return false;
+      const awaiting = isAwaitingUpdate({ status: current.sms.status, deliveredAt: current.sms.delivered_at, createdAt: current.sms.created_at });
+      return awaiting || current.webhooks.some((delivery) => delivery.status === "pending") ? POLL_MS : false;
+    },
+  });
+  const { sms } = data;
+  const awaiting = isAwaitingUpdate({ status: sms.status, deliveredAt: sms.delivered_at, createdAt: sms.created_at });
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href={platformView ? "/dashboard/support" : "/dashboard/messages"} className="text-sm text-slate-500 hover:text-slate-900">← {platformView ? "Message lookup" : "Messages"}</Link>
+        <div className="mt-2 flex flex-wrap items-center gap-3">
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{sms.to}</h1>
+          <span data-testid="message-status"><MessageStatus status={sms.status} deliveredAt={sms.delivered_at} /></span>
+          {data.test && <Badge tone="violet">Test</Badge>}
+          {awaiting && <span className="text-xs text-slate-400">Updating live…</span>}
+        </div>
+        <p className="mt-1 font-mono text-xs text-slate-500" data-testid="message-id">{sms.id}</p>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="space-y-6">
+          <Card>
+            <CardHeader title="Message" />
+            <CardBody>
+              {sms.message === null ? (
+                <p className="text-sm text-slate-500 italic">The body is the customer&apos;s content and is not shown to platform staff.</p>
+              ) : (
+                <p className="rounded-lg bg-slate-50 p-4 text-sm whitespace-pre-wrap text-slate-900" data-testid="message-body">{sms.message}</p>
+              )}
+              <dl className="mt-4 divide-y divide-slate-100">
+                {platformView && <Row label="Account" testId="message-account">{data.account.name} <span className="font-mono text-xs text-slate-400">{data.account.id}</span></Row>}
+                <Row label="To">{sms.to}</Row>
+                <Row label="Sender id">{sms.sender_id}</Row>
+                <Row label="Carrier"><span className="capitalize">{sms.operator}</span></Row>
+                <Row label="Status"><Mono>{sms.status}</Mono></Row>
+                <Row label="Operator response"><Mono>{sms.operator_response || "—"}</Mono></Row>
+                <Row label="Encoding">{data.encoding === "gsm7" ? "GSM-7" : "UCS-2"} · {data.segments} segment{data.segments === 1 ? "" : "s"}</Row>
+                <Row label="Charge"><Money value={sms.charge} currency={sms.charge_currency} /> <span className="text-xs text-slate-400">({sms.charge} ten-thousandths)</span></Row>
+                <Row label="Received"><Time value={sms.received_at} seconds /></Row>
+                <Row label="Created"><Time value={sms.created_at} seconds /></Row>
+                <Row label="Dispatched"><Time value={data.dispatchedAt} seconds /></Row>
+                <Row label="Delivered" testId="message-delivered-at"><Time value={sms.delivered_at} seconds fallback="Not yet" /></Row>
+                <Row label="Source">{data.source}</Row>
+                {data.bulkSendId && !platformView && <Row label="Bulk send"><Link className="font-mono text-xs text-brand-700 hover:underline" href={`/dashboard/messages?bulk=${data.bulkSendId}`}>{data.bulkSendId}</Link></Row>}
+                {data.lastError && <Row label="Last error"><span className="text-red-700">{data.lastError}</span></Row>}
+              </dl>
+            </CardBody>
+          </Card>
+
+          {data.parts.length > 0 && (
+            <Card>
+              <CardHeader title="Segments" description="Each part as submitted to the carrier, with its receipt." />
+              <Table>
+                <thead><tr><Th>Part</Th><Th>Carrier message id</Th><Th>Status</Th><Th>Receipt</Th></tr></thead>
+                <tbody>
+                  {data.parts.map((part) => (
+                    <tr key={part.partNumber}>
+                      <Td>{part.partNumber}</Td>
+                      <Td><Mono>{part.carrierMessageId}</Mono></Td>
+                      <Td>{part.status}</Td>
+                      <Td>{part.receiptStat ? <><Mono>{part.receiptStat}{part.receiptError ? ` (err ${part.receiptError})` : ""}</Mono> · <Time value={part.receiptAt} seconds /></> : <span className="text-slate-400">—</span>}</Td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            </Card>
+          )}
+
+          <Card>
+            <CardHeader title="Webhooks" description={platformView ? "Deliveries of this message's events (URLs hidden)." : "Deliveries of this message's events to its webhook URL, with every attempt."} />
+            {data.webhooks.length === 0 ? (
+              <EmptyState title="No webhook deliveries" description="Set a webhook URL on a bulk send to receive this message's status changes." />
+            ) : (
+              <ul className="divide-y divide-slate-100">
+                {data.webhooks.map((delivery) => (
+                  <li key={delivery.id} className="px-5 py-4" data-testid="webhook-delivery">
+                    <div className="flex flex-wrap items-center justify-between gap-3">
+                      <div className="min-w-0">
+                        <p className="flex items-center gap-2 text-sm font-medium text-slate-900">
+                          <Mono>{delivery.eventType}</Mono>
+                          <Badge tone={webhookTone[delivery.status] ?? "gray"}>{delivery.status}</Badge>
+                        </p>
+                        {delivery.url && <p className="mt-0.5 truncate text-xs text-slate-500">{delivery.url}</p>}
+                      </div>
+                      {canRedeliver && !platformView && <RedeliverButton deliveryId={delivery.id} />}
+                    </div>
+                    {delivery.attemptLog.length > 0 && (
+                      <ol className="mt-3 space-y-1 text-xs text-slate-600">
+                        {delivery.attemptLog.map((attempt) => (
+                          <li key={attempt.id} className="flex flex-wrap gap-x-3">
+                            <Time value={attempt.attemptedAt} seconds />
+                            <span className={cn("font-mono", attempt.statusCode && attempt.statusCode < 300 ? "text-emerald-700" : "text-red-700")}>{attempt.statusCode ?? "no answer"}</span>
+                            <span>{attempt.latencyMs} ms</span>
+                            {attempt.error && <span className="text-red-700">{attempt.error}</span>}
+                          </li>
+                        ))}
+                      </ol>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        </div>
+
+        <div className="space-y-6">
+          <Card>
+            <CardHeader title="Timeline" />
+            <CardBody>
+              {data.events.length === 0 ? (
+                <p className="text-sm text-slate-500">No events yet.</p>
+              ) : (
+                <ol className="relative space-y-4 border-l border-slate-200 pl-5" data-testid="message-timeline">
+                  {data.events.map((event) => {
+                    const label = eventLabels[event.kind] ?? { label: event.kind, tone: "bg-slate-400" };
+                    return (
+                      <li key={event.id} className="relative" data-testid="timeline-event" data-kind={event.kind}>
+                        <span aria-hidden className={cn("absolute top-1.5 -left-[1.6rem] h-2.5 w-2.5 rounded-full ring-4 ring-white", label.tone)} />
+                        <p className="text-sm font-medium text-slate-900">{label.label}</p>
+                        {event.detail && <p className="text-xs break-words text-slate-500">{event.detail}</p>}
+                        <p className="text-xs text-slate-400"><Time value={event.createdAt} seconds /></p>
+                      </li>
+                    );
+                  })}
+                </ol>
+              )}
+            </CardBody>
+          </Card>
+
+          <Card>
+            <CardHeader title="Charge and ledger" />
+            {data.ledger.length === 0 ? (
+              <CardBody><p className="text-sm text-slate-500">{data.test ? "Test messages are never charged." : "No ledger entries."}</p></CardBody>
+            ) : (
+              <ul className="divide-y divide-slate-100" data-testid="message-ledger">
+                {data.ledger.map((entry) => (
+                  <li key={entry.id} className="flex items-center justify-between gap-3 px-5 py-3 text-sm">
+                    <div>
+                      <p className="font-medium text-slate-900 capitalize">{entry.kind}</p>
+                      <p className="text-xs text-slate-400"><Time value={entry.createdAt} seconds /></p>
+                    </div>
+                    <Money value={entry.amount} currency={sms.charge_currency} signed />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
+}

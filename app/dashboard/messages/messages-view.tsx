@@ -1,0 +1,129 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { Card } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Field, Input, Select } from "@/components/ui/field";
+import { Table, Td, Th } from "@/components/ui/table";
+import { ButtonLink, buttonClass } from "@/components/ui/button";
+import { Badge } from "@/components/ui/badge";
+import { FilterBar, withParams } from "@/components/filter-bar";
+import { MessageStatus } from "@/components/status-badge";
+import { Money } from "@/components/money";
+import { Time } from "@/components/time";
+import { fetchJson } from "@/lib/dashboard/fetch-json";
+import { isAwaitingUpdate } from "@/lib/dashboard/message-state";
+import type { MessagePage } from "@/lib/dashboard/message-schemas";
+import type { MessageFilters } from "@/lib/dashboard/list-messages";
+
+const POLL_MS = 2_000;
+
+export function MessagesView({ filters, params, initialPage }: { filters: MessageFilters; params: Record<string, string | undefined>; initialPage: MessagePage }) {
+  const query = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => !!entry[1])).toString();
+  const { data = initialPage } = useQuery({
+    queryKey: ["messages", query],
+    queryFn: () => fetchJson<MessagePage>(`/api/dashboard/messages?${query}`),
+    initialData: initialPage,
+    refetchInterval: (current) => (current.state.data?.rows.some((row) => isAwaitingUpdate(row)) ? POLL_MS : false),
+  });
+  const filtered = Object.keys(params).some((key) => key !== "cursor" && params[key]);
+  return (
+    <Card>
+      <FilterBar resetHref="/dashboard/messages">
+        <Field id="filter-id" label="Message id">
+          <Input id="filter-id" name="id" defaultValue={filters.id} placeholder="uuid" className="w-72 font-mono text-xs" />
+        </Field>
+        <Field id="filter-recipient" label="Recipient">
+          <Input id="filter-recipient" name="recipient" defaultValue={filters.recipient} placeholder="+26377…" className="w-40" />
+        </Field>
+        <Field id="filter-status" label="Status">
+          <Select id="filter-status" name="status" defaultValue={filters.status ?? ""} className="w-32">
+            <option value="">Any</option>
+            <option value="enqueued">Queued</option>
+            <option value="processing">Sending</option>
+            <option value="success">Sent</option>
+            <option value="failed">Failed</option>
+          </Select>
+        </Field>
+        <Field id="filter-delivered" label="Delivered">
+          <Select id="filter-delivered" name="delivered" defaultValue={filters.delivered ?? ""} className="w-28">
+            <option value="">Any</option>
+            <option value="yes">Yes</option>
+            <option value="no">Not yet</option>
+          </Select>
+        </Field>
+        <Field id="filter-operator" label="Carrier">
+          <Select id="filter-operator" name="operator" defaultValue={filters.operator ?? ""} className="w-32">
+            <option value="">Any</option>
+            <option value="econet">Econet</option>
+            <option value="netone">NetOne</option>
+            <option value="telecel">Telecel</option>
+          </Select>
+        </Field>
+        <Field id="filter-since" label="From">
+          <Input id="filter-since" name="since" type="date" defaultValue={filters.since} />
+        </Field>
+        <Field id="filter-until" label="To">
+          <Input id="filter-until" name="until" type="date" defaultValue={filters.until} />
+        </Field>
+        {filters.bulk && <input type="hidden" name="bulk" value={filters.bulk} />}
+      </FilterBar>
+      {filters.bulk && (
+        <div className="flex items-center gap-2 border-b border-slate-100 bg-slate-50 px-5 py-2 text-sm text-slate-600">
+          Bulk send <code className="font-mono text-xs">{filters.bulk}</code>
+          <Link href={withParams("/dashboard/messages", params, { bulk: undefined, cursor: undefined })} className="text-brand-700 hover:underline">Show all</Link>
+        </div>
+      )}
+      {data.rows.length === 0 ? (
+        filtered ? (
+          <EmptyState title="No messages match these filters" description="Widen the date range or clear a filter." action={<ButtonLink href="/dashboard/messages" variant="secondary">Clear filters</ButtonLink>} />
+        ) : (
+          <EmptyState title="No messages yet" description="Send your first message from Compose, or call POST /api/v1/sms with an API key." action={<ButtonLink href="/dashboard/compose">Compose a message</ButtonLink>} />
+        )
+      ) : (
+        <Table>
+          <thead>
+            <tr>
+              <Th>Recipient</Th>
+              <Th>Status</Th>
+              <Th>Message</Th>
+              <Th>Carrier</Th>
+              <Th className="text-right">Charge</Th>
+              <Th>Sent</Th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.rows.map((row) => (
+              <tr key={row.id} data-testid="message-row" data-message-id={row.id} className="hover:bg-slate-50">
+                <Td>
+                  <Link href={`/dashboard/messages/${row.id}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">{row.to}</Link>
+                  <p className="font-mono text-[11px] text-slate-400">{row.id.slice(0, 8)}</p>
+                </Td>
+                <Td>
+                  <div className="flex items-center gap-1.5">
+                    <MessageStatus status={row.status} deliveredAt={row.deliveredAt} />
+                    {row.test && <Badge tone="violet">Test</Badge>}
+                  </div>
+                </Td>
+                <Td className="max-w-xs">
+                  <p className="truncate text-slate-600">{row.bodyPreview}</p>
+                  <p className="text-xs text-slate-400">{row.senderId} · {row.segments} segment{row.segments === 1 ? "" : "s"}</p>
+                </Td>
+                <Td className="capitalize">{row.operator}</Td>
+                <Td className="text-right"><Money value={row.charge} currency={row.currency} /></Td>
+                <Td className="whitespace-nowrap"><Time value={row.createdAt} /></Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      {(filters.cursor || data.nextCursor) && (
+        <div className="flex justify-between px-5 py-3">
+          {filters.cursor ? <Link className={buttonClass("secondary", "sm")} href={withParams("/dashboard/messages", params, { cursor: undefined })}>First page</Link> : <span />}
+          {data.nextCursor && <Link className={buttonClass("secondary", "sm")} href={withParams("/dashboard/messages", params, { cursor: data.nextCursor })}>Next page</Link>}
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,57 @@
+// Output of the benchmarks: progress lines on stderr, tables on stdout, JSON under bench/results/.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export type Table = { title: string; columns: string[]; rows: (string | number)[][]; notes?: string[] };
+
+export function log(line: string): void {
+  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+}
+
+/** A progress line every few seconds while a timed run goes on. */
+export function startProgress(label: string, totalSeconds: number, everySeconds = 5): { stop: () => void } {
+  const started = Date.now();
+  log(`${label}: running ${totalSeconds} s`);
+  const timer = setInterval(() => {
+    log(`${label}: ${Math.round((Date.now() - started) / 1000)}/${totalSeconds} s`);
+  }, everySeconds * 1000);
+  return { stop: () => clearInterval(timer) };
+}
+
+export function formatTable(table: Table): string {
+  const cells = [table.columns, ...table.rows.map((row) => row.map(String))];
+  const widths = table.columns.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? "").length)));
+  const line = (row: string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column])).join(" | ")} |`;
+  const rule = `|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`;
+  const notes = (table.notes ?? []).map((note) => `  ${note}`);
+  return [`\n### ${table.title}`, line(cells[0]), rule, ...cells.slice(1).map(line), ...notes].join("\n");
+}
+
+/** Rounds for display: 3 significant figures below 100, integers above. */
+export function round(value: number): number {
+  if (!Number.isFinite(value)) return value;
+  return Math.abs(value) >= 100 ? Math.round(value) : Number(value.toPrecision(3));
+}
+
+export function describeMachine(): Record<string, unknown> {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? "unknown",
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))),
+  };
+}
+
+export function writeResults(name: string, data: unknown): string {
+  const directory = path.join(import.meta.dirname, "..", "results");
+  fs.mkdirSync(directory, { recursive: true });
+  const file = path.join(directory, `${new Date().toISOString().replace(/[:.]/g, "-")}-${name}.json`);
+  const text = `${JSON.stringify(data, null, 2)}\n`;
+  fs.writeFileSync(file, text);
+  fs.writeFileSync(path.join(directory, "latest.json"), text);
+  return file;
+}

@@ -1,0 +1,20 @@
+import type { Engine } from "./database";
+import type { Table } from "./report";
+
+export type BenchSettings = {
+  engines: Engine[];
+  /** Length of each measured HTTP load run. */
+  durationSeconds: number;
+  /** Unmeasured load before each measured run (JIT, caches, connection pools). */
+  warmupSeconds: number;
+  connections: number;
+  /** wrk threads: one keeps the load generator's share of the 2 cores small. */
+  threads: number;
+  bulkSizes: number[];
+  dispatchCount: number;
+  postgresAdminUrl: string;
+  /** Run the servers under test with --cpu-prof and print their heaviest functions. */
+  profile: boolean;
+};
+
+export type ScenarioResult = { scenario: string; tables: Table[]; data: Record<string, unknown> };

@@ -1,0 +1,104 @@
+// Tumira under test: an account set up through the admin CLI (as an operator would), and the real
+// server process (`server.ts --api-only`) on a free port.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
+import { openSql, type Sql } from "@/lib/db/sql";
+import { createBenchDatabase, type BenchDatabase, type Engine } from "./database";
+import { peakRssMb } from "./memory";
+import { logProfile, profileDirectory } from "./profile";
+import type { BenchSettings } from "./settings";
+
+const run = promisify(execFile);
+
+export const BENCH_SENDER = "BENCH";
+export const BENCH_TEXT = "Hello from the Tumira benchmark";
+
+export type BenchAccount = { accountId: string; token: string };
+
+function processEnv(database: BenchDatabase): Record<string, string> {
+  return { NODE_ENV: "production", LOG_LEVEL: "warn", DATABASE_URL: database.url, DATA_DIR: database.dataDir };
+}
+
+export async function cli(database: BenchDatabase, args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
+    env: { ...process.env, ...processEnv(database) },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+/** A live account with an approved sender, a balance no run exhausts, and no practical rate limit. */
+export async function createBenchAccount(database: BenchDatabase): Promise<BenchAccount> {
+  const account = await cli(database, ["accounts:create", "--name", "Bench", "--currency", "USD", "--balance", "100000000", "--sender", BENCH_SENDER]);
+  const accountId = String(account.id);
+  const key = await cli(database, ["keys:create", "--account", accountId, "--name", "bench"]);
+  const token = String(key.token);
+  await cli(database, ["accounts:rate-limit", "--account", accountId, "--limit", "9999999"]);
+  return { accountId, token };
+}
+
+export type TumiraServer = ServerProcess & { peakRssMb: () => number | null };
+
+/** Starts the API-only server (dispatcher off unless env says otherwise); profiled into profileDir when given. */
+export async function startTumira(database: BenchDatabase, env: Record<string, string> = {}, profileDir?: string): Promise<TumiraServer> {
+  // --cpu-prof is refused in NODE_OPTIONS; node takes it after `--import tsx` too, before the script.
+  const entry = profileDir ? { script: "--cpu-prof", args: [`--cpu-prof-dir=${profileDir}`, "server.ts", "--api-only"] } : { args: ["--api-only"] };
+  const server = await startServerProcess({
+    databaseUrl: database.url,
+    dataDir: database.dataDir,
+    ...entry,
+    env: { RUN_DISPATCHER: "false", SMSC_SIMULATOR: "off", ...processEnv(database), ...env },
+  });
+  return {
+    ...server,
+    peakRssMb: () => peakRssMb(server.child.pid!),
+    stop: async () => {
+      const code = await server.stop();
+      if (profileDir) logProfile(profileDir);
+      return code;
+    },
+  };
+}
+
+/** Whether the server has a route for this request (a missing route answers 404 NOT_FOUND "No endpoint"). */
+export async function hasEndpoint(baseUrl: string, method: string, path: string): Promise<boolean> {
+  const response = await fetch(baseUrl + path, { method, headers: { "content-type": "application/json" }, body: method === "GET" ? undefined : "{}" });
+  const text = await response.text();
+  return !(response.status === 404 && text.includes("No endpoint"));
+}
+
+export type TumiraRun = { database: BenchDatabase; account: BenchAccount; server: TumiraServer };
+
+/** Fresh database, bench account and server for one run; everything is stopped and dropped after. */
+export async function withFreshTumira<T>(
+  settings: BenchSettings,
+  engine: Engine,
+  label: string,
+  run: (tumira: TumiraRun) => Promise<T>,
+): Promise<T> {
+  const database = await createBenchDatabase(engine, settings.postgresAdminUrl);
+  let server: TumiraServer | undefined;
+  try {
+    const account = await createBenchAccount(database);
+    server = await startTumira(database, {}, settings.profile ? profileDirectory(`${label}-${engine}`) : undefined);
+    return await run({ database, account, server });
+  } finally {
+    await server?.stop();
+    await database.drop();
+  }
+}
+
+/** Runs fn with the lib/db/sql.ts layer on the benchmark's database (counts, ids, row copies). */
+export async function withSql<T>(database: BenchDatabase, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  const sql = openSql(database.url);
+  try {
+    return await fn(sql);
+  } finally {
+    await sql.close();
+  }
+}
+
+export async function countMessages(database: BenchDatabase, where = "1 = 1"): Promise<number> {
+  return withSql(database, async (sql) => Number((await sql.get<{ count: number }>(`SELECT COUNT(*) AS "count" FROM "Message" WHERE ${where}`))!.count));
+}

@@ -1,0 +1,108 @@
+// `npm run bench [-- --only single,bulk,dispatch,read --engine sqlite,postgres --duration 10]`
+// Runs the performance scenarios of issue 6 side by side with their competitors, prints a table per
+// scenario and writes everything as JSON under bench/results/ (latest.json is the last run).
+import { parseArgs } from "node:util";
+import { DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
+import { describeMachine, formatTable, log, writeResults } from "./lib/report";
+import type { BenchSettings, ScenarioResult } from "./lib/settings";
+import { runBulkScenario } from "./scenarios/bulk";
+import { runDispatchScenario } from "./scenarios/dispatch";
+import { runReadScenario } from "./scenarios/read";
+import { runSingleScenario } from "./scenarios/single";
+
+const scenarios: Record<string, (settings: BenchSettings) => Promise<ScenarioResult>> = {
+  single: runSingleScenario,
+  bulk: runBulkScenario,
+  dispatch: runDispatchScenario,
+  read: runReadScenario,
+};
+
+const USAGE = `Usage: npm run bench -- [options]
+  --only LIST            scenarios, comma-separated: ${Object.keys(scenarios).join(",")} (default: all)
+  --engine LIST          sqlite,postgres (default: both)
+  --duration S           seconds per measured HTTP run (default 10)
+  --warmup S             unmeasured seconds before each HTTP run (default 3)
+  --connections N        concurrent connections (default 50)
+  --threads N            wrk threads (default 1)
+  --bulk-sizes LIST      recipients per bulk send (default 1000,10000,100000)
+  --dispatch-count N     messages in the dispatch scenario (default 20000)
+  --postgres-url URL     admin URL where fresh databases are created (default ${DEFAULT_POSTGRES_ADMIN_URL})
+  --profile              run the servers under test with --cpu-prof (bench/results/profiles/) and print their hot spots`;
+
+function list(text: string, allowed: readonly string[], flag: string): string[] {
+  const items = text.split(",").map((item) => item.trim()).filter(Boolean);
+  const unknown = items.filter((item) => !allowed.includes(item));
+  if (unknown.length > 0 || items.length === 0) throw new Error(`--${flag}: use ${allowed.join(", ")}`);
+  return items;
+}
+
+function positive(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${flag} must be a whole number`);
+  return value;
+}
+
+function parseSettings(argv: string[]): { only: string[]; settings: BenchSettings } {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      only: { type: "string", default: Object.keys(scenarios).join(",") },
+      engine: { type: "string", default: "sqlite,postgres" },
+      duration: { type: "string", default: "10" },
+      warmup: { type: "string", default: "3" },
+      connections: { type: "string", default: "50" },
+      threads: { type: "string", default: "1" },
+      "bulk-sizes": { type: "string", default: "1000,10000,100000" },
+      "dispatch-count": { type: "string", default: "20000" },
+      "postgres-url": { type: "string", default: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL },
+      profile: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  return {
+    only: list(values.only, Object.keys(scenarios), "only"),
+    settings: {
+      engines: list(values.engine, ["sqlite", "postgres"], "engine") as Engine[],
+      durationSeconds: Math.max(1, positive(values.duration, "duration")),
+      warmupSeconds: positive(values.warmup, "warmup"),
+      connections: Math.max(1, positive(values.connections, "connections")),
+      threads: Math.max(1, positive(values.threads, "threads")),
+      bulkSizes: values["bulk-sizes"].split(",").map((size) => Math.max(1, positive(size, "bulk-sizes"))),
+      dispatchCount: Math.max(1, positive(values["dispatch-count"], "dispatch-count")),
+      postgresAdminUrl: values["postgres-url"],
+      profile: values.profile,
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  let parsed: ReturnType<typeof parseSettings>;
+  try {
+    parsed = parseSettings(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const { only, settings } = parsed;
+  const machine = describeMachine();
+  log(`machine: ${JSON.stringify(machine)}`);
+  const results: ScenarioResult[] = [];
+  for (const name of only) {
+    log(`scenario ${name}: start`);
+    const result = await scenarios[name](settings);
+    results.push(result);
+    for (const table of result.tables) console.log(formatTable(table));
+  }
+  const file = writeResults(only.join("+"), { startedAt: new Date().toISOString(), machine, settings, results });
+  log(`results written to ${file}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,98 @@
+// Scenario 2: bulk accept. One POST /api/v1/sms/bulk per size: time until the whole 202 response is
+// in, recipients/s; against inserting the very rows that send wrote, with the raw driver in one
+// transaction, into an empty database (the physical limit).
+import { createBenchDatabase, type Engine } from "../lib/database";
+import { log, round, type Table } from "../lib/report";
+import { insertRowsRaw, listTables, rowsSince, selectRows, snapshotRows } from "../lib/row-copy";
+import type { BenchSettings, ScenarioResult } from "../lib/settings";
+import { BENCH_SENDER, BENCH_TEXT, cli, hasEndpoint, withFreshTumira, withSql } from "../lib/tumira";
+
+/** Econet (77, 78), NetOne (71), Telecel (73; 730 is not one of its ranges). */
+const PREFIXES = ["771", "781", "711", "731"];
+
+/**
+ * Distinct recipients spread over the three carriers. Each ends in 9, so none ends in the SMSC
+ * simulator's magic 0001-0008 (refusals, failed receipts) and every message can succeed.
+ */
+export function recipients(count: number, offset = 0): string[] {
+  return Array.from({ length: count }, (_, index) => {
+    const number = offset + index;
+    return `+263${PREFIXES[number % PREFIXES.length]}${String(number % 100_000).padStart(5, "0")}9`;
+  });
+}
+
+/** Sends one bulk and returns the seconds until the complete response was read. */
+export async function sendBulk(baseUrl: string, token: string, count: number, offset = 0): Promise<{ seconds: number; status: number; total: number | undefined; error?: string }> {
+  const body = JSON.stringify({ to: recipients(count, offset), message: BENCH_TEXT, from: BENCH_SENDER });
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/api/v1/sms/bulk`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body,
+  });
+  const text = await response.text();
+  const seconds = (performance.now() - started) / 1000;
+  const parsed = JSON.parse(text) as { data?: { total?: number } };
+  return { seconds, status: response.status, total: parsed.data?.total, error: response.status === 202 ? undefined : text.slice(0, 500) };
+}
+
+type BulkRow = { engine: Engine; recipients: number; seconds: number; rawSeconds: number; rowsWritten: Record<string, number>; ok: boolean };
+
+async function measureEngine(settings: BenchSettings, engine: Engine): Promise<{ rows: BulkRow[]; peakRssMb: number | null }> {
+  return withFreshTumira(settings, engine, "bulk", async ({ database, account, server }) => {
+    if (!(await hasEndpoint(server.url, "POST", "/api/v1/sms/bulk"))) {
+      log(`bulk/${engine}: POST /api/v1/sms/bulk does not exist yet, skipped`);
+      return { rows: [], peakRssMb: null };
+    }
+    const baseline = await createBenchDatabase(engine, settings.postgresAdminUrl);
+    try {
+      await cli(baseline, ["migrate"]);
+      return await withSql(database, async (sql) => {
+        const tables = await listTables(sql);
+        await insertRowsRaw(baseline, [await selectRows(sql, "Account")]);
+        const rows: BulkRow[] = [];
+        for (const size of settings.bulkSizes) {
+          const before = await snapshotRows(sql, tables);
+          log(`bulk/${engine}: ${size} recipients`);
+          const sent = await sendBulk(server.url, account.token, size);
+          const written = await rowsSince(sql, before);
+          const rawSeconds = await insertRowsRaw(baseline, written);
+          const ok = sent.status === 202 && sent.total === size;
+          if (!ok) log(`bulk/${engine}: ${size} recipients answered ${sent.status} (total ${sent.total}): ${sent.error}`);
+          rows.push({ engine, recipients: size, seconds: sent.seconds, rawSeconds, ok, rowsWritten: Object.fromEntries(written.map((table) => [table.table, table.rows.length])) });
+        }
+        return { rows, peakRssMb: server.peakRssMb() };
+      });
+    } finally {
+      await baseline.drop();
+    }
+  });
+}
+
+export async function runBulkScenario(settings: BenchSettings): Promise<ScenarioResult> {
+  const rows: BulkRow[] = [];
+  const peakRss: Record<string, number | null> = {};
+  for (const engine of settings.engines) {
+    const result = await measureEngine(settings, engine);
+    rows.push(...result.rows);
+    peakRss[engine] = result.peakRssMb;
+  }
+  const table: Table = {
+    title: "Bulk accept: one POST /api/v1/sms/bulk per size, time until the whole 202 response is read",
+    columns: ["engine", "recipients", "Tumira s", "recipients/s", "raw insert s", "× raw", "status"],
+    rows: rows.map((row) => [
+      row.engine,
+      row.recipients,
+      round(row.seconds),
+      round(row.recipients / row.seconds),
+      round(row.rawSeconds),
+      round(row.seconds / row.rawSeconds),
+      row.ok ? "202, all accepted" : "FAILED",
+    ]),
+    notes: [
+      ...Object.entries(peakRss).map(([engine, rss]) => `peak server RSS (${engine}): ${rss === null ? "n/a" : `${round(rss)} MB`}`),
+      ...rows.slice(-1).map((row) => `rows written by the largest send: ${JSON.stringify(row.rowsWritten)}; the raw insert writes the same rows`),
+    ],
+  };
+  return { scenario: "bulk", tables: [table], data: { rows, peakRssMb: peakRss } };
+}

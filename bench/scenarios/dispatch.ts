@@ -1,0 +1,158 @@
+// Scenario 3: dispatch. N messages already queued; how fast they reach the SMSC, from the first
+// message out to the last (so neither side's start-up counts).
+// - Tumira: messages accepted with the dispatcher off, then a server with the dispatcher on, talking
+//   SMPP (window 50) to the SMSC simulator, uncapped, in a process of its own, until all are `success`.
+// - Kannel over SMPP to that same simulator process (window 50): the like-for-like comparison.
+// - Kannel to its fake SMSC (a line protocol without acknowledgements), as the issue names it.
+// Kannel's queue is filled through sendsms while its SMSC is held back, then the SMSC is connected.
+import { createBenchDatabase, type Engine } from "../lib/database";
+import { startKannel, type KannelSmsc } from "../lib/kannel";
+import { freePort } from "@/tests/helpers/server-process";
+import { log, round, type Table } from "../lib/report";
+import type { BenchSettings, ScenarioResult } from "../lib/settings";
+import { createBenchAccount, hasEndpoint, startTumira, withSql, type TumiraServer } from "../lib/tumira";
+import { profileDirectory } from "../lib/profile";
+import { sendBulk } from "./bulk";
+
+const POLL_MS = 50;
+const TIMEOUT_MS = 10 * 60_000;
+const MAX_BULK = 100_000;
+const UNCAPPED_TPS = "1000000";
+/** The simulator's credentials for the Econet bind (lib/smpp/carrier-config.ts) and our dispatcher's window. */
+const SIMULATOR_BIND = { systemId: "econet", password: "tumira", window: 50 };
+
+type DispatchRow = { competitor: string; engine: string; messages: number; seconds: number; messagesPerSecond: number; peakRssMb: number | null; check: string };
+
+type Progress = { done: number; seconds: number };
+
+/** Polls a counter until it reaches total; the rate runs from the first poll that saw progress. */
+async function timeUntilDone(label: string, total: number, count: () => Promise<number>): Promise<Progress> {
+  const deadline = Date.now() + TIMEOUT_MS;
+  let first: { at: number; done: number } | undefined;
+  let lastLog = Date.now();
+  for (;;) {
+    const done = await count();
+    const now = performance.now();
+    if (done > 0 && !first) first = { at: now, done };
+    if (done >= total) {
+      if (!first || first.done >= total) return { done, seconds: Number.NaN };
+      return { done: done - first.done, seconds: (now - first.at) / 1000 };
+    }
+    if (Date.now() > deadline) throw new Error(`${label}: only ${done} of ${total} after ${TIMEOUT_MS / 1000} s`);
+    if (Date.now() - lastLog > 5000) {
+      log(`${label}: ${done}/${total}`);
+      lastLog = Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+async function measureKannel(count: number, smsc: KannelSmsc, competitor: string): Promise<DispatchRow> {
+  const kannel = await startKannel({ smsc, connected: false });
+  try {
+    log(`dispatch/${competitor}: queueing ${count} messages through sendsms`);
+    const path = kannel.sendsmsPath.replace("{msisdn}", "263771234569");
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next < count) {
+          next += 1;
+          const response = await fetch(kannel.sendsmsUrl + path);
+          await response.text();
+          if (response.status !== 202) throw new Error(`Kannel sendsms answered ${response.status}`);
+        }
+      }),
+    );
+    await timeUntilDone(`dispatch/${competitor} queued`, count, async () => (await kannel.counters()).accepted);
+    await kannel.connectSmsc();
+    const progress = await timeUntilDone(`dispatch/${competitor}`, count, async () => (await kannel.counters()).sentToSmsc);
+    const { sentToSmsc } = await kannel.counters();
+    return { competitor, engine: "-", messages: count, seconds: progress.seconds, messagesPerSecond: progress.done / progress.seconds, peakRssMb: kannel.peakRssMb(), check: `${sentToSmsc} reached the SMSC` };
+  } finally {
+    await kannel.stop();
+  }
+}
+
+/** The SMSC simulator alone in a process: an API-only server with the simulator on and no dispatcher. */
+async function startSimulatorHost(settings: BenchSettings): Promise<{ port: number; stop: () => Promise<void> }> {
+  const database = await createBenchDatabase("sqlite", settings.postgresAdminUrl);
+  const port = await freePort();
+  const host = await startTumira(database, { SMSC_SIMULATOR: "on", SMSC_SIMULATOR_PORT: String(port), SMSC_SIMULATOR_TPS: UNCAPPED_TPS });
+  return {
+    port,
+    stop: async () => {
+      await host.stop();
+      await database.drop();
+    },
+  };
+}
+
+async function measureTumira(settings: BenchSettings, engine: Engine, simulatorPort: number): Promise<DispatchRow | null> {
+  const database = await createBenchDatabase(engine, settings.postgresAdminUrl);
+  let server: TumiraServer | undefined;
+  try {
+    const account = await createBenchAccount(database);
+    server = await startTumira(database);
+    if (!(await hasEndpoint(server.url, "POST", "/api/v1/sms/bulk"))) {
+      log(`dispatch/${engine}: POST /api/v1/sms/bulk does not exist yet, skipped`);
+      return null;
+    }
+    log(`dispatch/${engine}: queueing ${settings.dispatchCount} messages (dispatcher off)`);
+    for (let offset = 0; offset < settings.dispatchCount; offset += MAX_BULK) {
+      const sent = await sendBulk(server.url, account.token, Math.min(MAX_BULK, settings.dispatchCount - offset), offset);
+      if (sent.status !== 202) throw new Error(`dispatch/${engine}: the bulk send answered ${sent.status}: ${sent.error}`);
+    }
+    await server.stop();
+    const dispatcher = { RUN_DISPATCHER: "true", SMSC_SIMULATOR: "off", SMSC_SIMULATOR_PORT: String(simulatorPort), SMSC_SIMULATOR_TPS: UNCAPPED_TPS };
+    server = await startTumira(database, dispatcher, settings.profile ? profileDirectory(`dispatch-${engine}`) : undefined);
+    const progress = await withSql(database, (sql) =>
+      timeUntilDone(`dispatch/${engine}`, settings.dispatchCount, async () =>
+        Number((await sql.get<{ count: number }>(`SELECT COUNT(*) AS "count" FROM "Message" WHERE "status" IN ('success', 'failed')`))!.count),
+      ),
+    );
+    const outcome = await withSql(database, (sql) => sql.all<{ status: string; count: number }>(`SELECT "status", COUNT(*) AS "count" FROM "Message" GROUP BY "status"`));
+    return {
+      competitor: "Tumira → SMPP → simulator",
+      engine,
+      messages: settings.dispatchCount,
+      seconds: progress.seconds,
+      messagesPerSecond: progress.done / progress.seconds,
+      peakRssMb: server.peakRssMb(),
+      check: outcome.map((row) => `${row.count} ${row.status}`).join(", "),
+    };
+  } finally {
+    await server?.stop();
+    await database.drop();
+  }
+}
+
+export async function runDispatchScenario(settings: BenchSettings): Promise<ScenarioResult> {
+  const rows: DispatchRow[] = [];
+  const simulator = await startSimulatorHost(settings);
+  try {
+    rows.push(await measureKannel(settings.dispatchCount, { kind: "smpp", port: simulator.port, ...SIMULATOR_BIND }, "Kannel 1.4.5 → SMPP → simulator"));
+    rows.push(await measureKannel(settings.dispatchCount, { kind: "fake" }, "Kannel 1.4.5 → fakesmsc"));
+    for (const engine of settings.engines) {
+      const row = await measureTumira(settings, engine, simulator.port);
+      if (row) rows.push(row);
+    }
+  } finally {
+    await simulator.stop();
+  }
+  const [kannelSmpp, kannelFake] = rows;
+  const table: Table = {
+    title: `Dispatch: ${settings.dispatchCount} queued messages to the SMSC, from the first out to the last`,
+    columns: ["competitor", "engine", "seconds", "messages/s", "× Kannel SMPP", "× Kannel fake", "peak RSS MB"],
+    rows: rows.map((row) => [
+      row.competitor,
+      row.engine,
+      round(row.seconds),
+      round(row.messagesPerSecond),
+      round(row.messagesPerSecond / kannelSmpp.messagesPerSecond),
+      round(row.messagesPerSecond / kannelFake.messagesPerSecond),
+      row.peakRssMb === null ? "" : round(row.peakRssMb),
+    ]),
+    notes: rows.map((row) => `${row.competitor} (${row.engine}): ${row.check}`),
+  };
+  return { scenario: "dispatch", tables: [table], data: { rows } };
+}

@@ -1,0 +1,75 @@
+// Scenario 1: single send accept. POST /api/v1/sms at N connections against Kannel's sendsms (into
+// its fake SMSC) and against GET /api/ping on the same server (the API pipeline's own ceiling).
+import { startKannel } from "../lib/kannel";
+import { log, round, type Table } from "../lib/report";
+import type { BenchSettings, ScenarioResult } from "../lib/settings";
+import { BENCH_SENDER, BENCH_TEXT, countMessages, hasEndpoint, withFreshTumira } from "../lib/tumira";
+import { measure, warmUp, type LoadResult, type LoadTarget } from "../lib/wrk";
+
+export const SINGLE_SEND_BODY = JSON.stringify({ to: "+{msisdn}", message: BENCH_TEXT, from: BENCH_SENDER });
+
+type Row = LoadResult & { competitor: string; engine: string; peakRssMb: number | null; check: string };
+
+async function measureKannel(settings: BenchSettings): Promise<Row> {
+  const kannel = await startKannel({ smsc: { kind: "fake" }, connected: true });
+  try {
+    const target: LoadTarget = { label: "single/kannel sendsms", baseUrl: kannel.sendsmsUrl, path: kannel.sendsmsPath };
+    await warmUp(settings, target);
+    const result = await measure(settings, target);
+    // Every accepted message should reach the fake SMSC; give the queue a moment to drain.
+    const deadline = Date.now() + 30_000;
+    let counters = await kannel.counters();
+    while (counters.queued > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      counters = await kannel.counters();
+    }
+    const check = `${counters.accepted} accepted in all (warm-up included), ${counters.sentToSmsc} reached the fake SMSC`;
+    return { ...result, competitor: "Kannel 1.4.5 GET /cgi-bin/sendsms", engine: "-", peakRssMb: kannel.peakRssMb(), check };
+  } finally {
+    await kannel.stop();
+  }
+}
+
+async function measureTumira(settings: BenchSettings, engine: BenchSettings["engines"][number]): Promise<Row[]> {
+  return withFreshTumira(settings, engine, "single", async ({ database, account, server }) => {
+    const pingTarget: LoadTarget = { label: `single/${engine} GET /api/ping`, baseUrl: server.url, path: "/api/ping" };
+    await warmUp(settings, pingTarget);
+    const ping = await measure(settings, pingTarget);
+    const rows: Row[] = [{ ...ping, competitor: "Tumira GET /api/ping (ceiling)", engine, peakRssMb: null, check: "" }];
+    if (!(await hasEndpoint(server.url, "POST", "/api/v1/sms"))) {
+      log(`single/${engine}: POST /api/v1/sms does not exist yet, skipped`);
+      return rows;
+    }
+    const send: LoadTarget = { label: `single/${engine} POST /api/v1/sms`, baseUrl: server.url, method: "POST", path: "/api/v1/sms", body: SINGLE_SEND_BODY, token: account.token };
+    await warmUp(settings, send);
+    const before = await countMessages(database);
+    const result = await measure(settings, send);
+    const committed = (await countMessages(database)) - before;
+    const accepted = result.requests - result.errorResponses;
+    const check = `${accepted} answered 202, ${committed} messages committed${committed < accepted ? " (LOST MESSAGES)" : ""}`;
+    rows.push({ ...result, competitor: "Tumira POST /api/v1/sms", engine, peakRssMb: server.peakRssMb(), check });
+    return rows;
+  });
+}
+
+export async function runSingleScenario(settings: BenchSettings): Promise<ScenarioResult> {
+  const kannel = await measureKannel(settings);
+  const rows: Row[] = [kannel];
+  for (const engine of settings.engines) rows.push(...(await measureTumira(settings, engine)));
+  const table: Table = {
+    title: `Single send accept: ${settings.connections} connections, ${settings.durationSeconds} s each`,
+    columns: ["competitor", "engine", "requests/s", "p50 ms", "p99 ms", "errors", "× Kannel", "peak RSS MB"],
+    rows: rows.map((row) => [
+      row.competitor,
+      row.engine,
+      round(row.requestsPerSecond),
+      round(row.p50Ms),
+      round(row.p99Ms),
+      row.errorResponses + row.socketErrors,
+      round(row.requestsPerSecond / kannel.requestsPerSecond),
+      row.peakRssMb === null ? "" : round(row.peakRssMb),
+    ]),
+    notes: rows.filter((row) => row.check).map((row) => `${row.competitor} (${row.engine}): ${row.check}`),
+  };
+  return { scenario: "single", tables: [table], data: { rows } };
+}

@@ -1,0 +1,71 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { cn } from "./cn";
+
+/**
+ * A modal on the native <dialog> (focus trap, Escape, inert background for free). onRequestClose
+ * runs on Escape, a backdrop click or a close button; the owner decides whether to close (a dialog
+ * showing a secret asks first).
+ */
+export function Dialog({
+  open,
+  onRequestClose,
+  title,
+  description,
+  children,
+  footer,
+  size = "md",
+  testId,
+}: {
+  open: boolean;
+  onRequestClose: () => void;
+  title: string;
+  description?: React.ReactNode;
+  children?: React.ReactNode;
+  footer?: React.ReactNode;
+  size?: "md" | "lg";
+  testId?: string;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      data-testid={testId}
+      aria-labelledby={testId ? `${testId}-title` : undefined}
+      onCancel={(event) => {
+        event.preventDefault();
+        onRequestClose();
+      }}
+      onClick={(event) => {
+        if (event.target === ref.current) onRequestClose();
+      }}
+      className={cn(
+        "m-auto w-[calc(100vw-2rem)] rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-900/40 backdrop:backdrop-blur-[1px]",
+        size === "lg" ? "max-w-2xl" : "max-w-lg",
+      )}
+    >
+      {open && (
+        <div>
+          <div className="flex items-start justify-between gap-4 px-6 pt-5">
+            <div>
+              <h2 id={testId ? `${testId}-title` : undefined} className="text-base font-semibold">{title}</h2>
+              {description && <div className="mt-1 text-sm text-slate-500">{description}</div>}
+            </div>
+            <button type="button" aria-label="Close" onClick={onRequestClose} className="-mr-2 rounded-md p-1.5 text-slate-400 hover:bg-slate-100 hover:text-slate-600">
+              <svg viewBox="0 0 20 20" fill="currentColor" className="h-4 w-4" aria-hidden><path d="M6.28 5.22a.75.75 0 0 0-1.06 1.06L8.94 10l-3.72 3.72a.75.75 0 1 0 1.06 1.06L10 11.06l3.72 3.72a.75.75 0 1 0 1.06-1.06L11.06 10l3.72-3.72a.75.75 0 0 0-1.06-1.06L10 8.94 6.28 5.22Z" /></svg>
+            </button>
+          </div>
+          {children && <div className="px-6 py-4">{children}</div>}
+          {footer && <div className="flex flex-wrap justify-end gap-2 rounded-b-xl border-t border-slate-100 bg-slate-50 px-6 py-3">{footer}</div>}
+        </div>
+      )}
+    </dialog>
+  );
+}

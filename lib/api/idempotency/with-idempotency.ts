@@ -1,0 +1,127 @@
+// `Idempotency-Key` for the POST endpoints that create things (single send, bulk send, key creation).
+// Export: withIdempotency(handler), to wrap inside withApiKey: withApiKey(withIdempotency(handler)).
+// - No header: the handler runs as usual.
+// - A new key: the (account, key) row is claimed first (its primary key is the lock), the handler
+//   runs, and a 2xx response is stored; any other outcome releases the key, since nothing was done
+//   and the same request may be retried (e.g. after a top-up).
+// - The same key and the same request (method, path, body) within 24 hours: the stored response is
+//   replayed, status and body byte for byte, with `Idempotent-Replayed: true`; nothing runs again.
+// - The same key with a different request: IDEMPOTENCY_MISMATCH (422). While the first request is
+//   still running: CONFLICT (409, Retry-After 1).
+import crypto from "node:crypto";
+import { sql } from "@/lib/db/client";
+import { fromDbTime, toDbTime } from "@/lib/db/sql";
+import { AppError } from "@/lib/errors";
+import { logger } from "@/lib/log";
+import type { AuthedContext } from "@/lib/api/auth/with-api-key";
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const PURGE_INTERVAL_MS = 60_000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const IN_PROGRESS = 0;
+
+type StoredResponse = { requestHash: string; responseStatus: number; responseBody: string; expiresAt: unknown };
+type AuthedHandler = (context: AuthedContext) => Promise<Response>;
+
+let lastPurge = 0;
+
+export function withIdempotency(handler: AuthedHandler): AuthedHandler {
+  return async (context) => {
+    const key = context.request.headers.get("idempotency-key");
+    if (key === null) return handler(context);
+    if (!KEY_PATTERN.test(key)) {
+      throw new AppError("BAD_REQUEST", "Invalid Idempotency-Key", {
+        description: "The Idempotency-Key header must be 1-255 visible ASCII characters (a UUID is a good choice)",
+      });
+    }
+    purgeExpiredKeys();
+    const accountId = context.auth.accountId;
+    const requestHash = hashRequest(context);
+    const stored = await claimKey(accountId, key, requestHash);
+    if (stored) return replay(stored, requestHash);
+
+    let response: Response;
+    try {
+      response = await handler(context);
+    } catch (error) {
+      await releaseKey(accountId, key);
+      throw error;
+    }
+    if (response.status < 200 || response.status >= 300) {
+      await releaseKey(accountId, key);
+      return response;
+    }
+    const body = Buffer.from(await response.arrayBuffer());
+    await sql()
+      .run(`UPDATE "IdempotencyKey" SET "responseStatus" = ?, "responseBody" = ? WHERE "accountId" = ? AND "key" = ?`, [
+        response.status,
+        body.toString("utf8"),
+        accountId,
+        key,
+      ])
+      .catch((error) => context.log.error({ err: error }, "could not store the idempotent response"));
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+}
+
+function hashRequest(context: AuthedContext): string {
+  return crypto
+    .createHash("sha256")
+    .update(`${context.request.method} ${new URL(context.request.url).pathname}\n`)
+    .update(context.body)
+    .digest("hex");
+}
+
+/** Claims the key for this request (returns null), or returns the row already holding it. */
+async function claimKey(accountId: string, key: string, requestHash: string): Promise<StoredResponse | null> {
+  for (;;) {
+    const now = new Date();
+    const claimed = await sql().run(
+      `INSERT INTO "IdempotencyKey" ("accountId", "key", "requestHash", "responseStatus", "responseBody", "createdAt", "expiresAt")
+       VALUES (?, ?, ?, ?, '', ?, ?) ON CONFLICT DO NOTHING`,
+      [accountId, key, requestHash, IN_PROGRESS, toDbTime(now), toDbTime(new Date(now.getTime() + IDEMPOTENCY_TTL_MS))],
+    );
+    if (claimed > 0) return null;
+    const existing = await sql().get<StoredResponse>(
+      `SELECT "requestHash", "responseStatus", "responseBody", "expiresAt" FROM "IdempotencyKey" WHERE "accountId" = ? AND "key" = ?`,
+      [accountId, key],
+    );
+    if (existing && fromDbTime(existing.expiresAt).getTime() > now.getTime()) return existing;
+    // Released or expired since the insert was refused: clear an expired row and claim again.
+    await sql().run(`DELETE FROM "IdempotencyKey" WHERE "accountId" = ? AND "key" = ? AND "expiresAt" <= ?`, [accountId, key, toDbTime(now)]);
+  }
+}
+
+function replay(stored: StoredResponse, requestHash: string): Response {
+  if (stored.requestHash !== requestHash) {
+    throw new AppError("IDEMPOTENCY_MISMATCH", "Idempotency-Key reused for a different request", {
+      description: "This Idempotency-Key was used in the last 24 hours with a different request; use a new key for a new request",
+    });
+  }
+  if (stored.responseStatus === IN_PROGRESS) {
+    throw new AppError("CONFLICT", "A request with this Idempotency-Key is in progress", {
+      description: "The first request with this Idempotency-Key has not finished; retry shortly to get its response",
+      retryAfterSeconds: 1,
+    });
+  }
+  return new Response(stored.responseBody, {
+    status: stored.responseStatus,
+    headers: { "content-type": "application/json; charset=utf-8", "idempotent-replayed": "true" },
+  });
+}
+
+async function releaseKey(accountId: string, key: string): Promise<void> {
+  await sql().run(`DELETE FROM "IdempotencyKey" WHERE "accountId" = ? AND "key" = ? AND "responseStatus" = ?`, [accountId, key, IN_PROGRESS]);
+}
+
+/** Expired keys are deleted at most once a minute per process, off the request path. */
+function purgeExpiredKeys(): void {
+  const now = Date.now();
+  if (now - lastPurge < PURGE_INTERVAL_MS) return;
+  lastPurge = now;
+  setImmediate(() => {
+    sql()
+      .run(`DELETE FROM "IdempotencyKey" WHERE "expiresAt" <= ?`, [toDbTime(new Date(now))])
+      .catch((error) => logger.warn({ err: error }, "could not purge expired idempotency keys"));
+  });
+}

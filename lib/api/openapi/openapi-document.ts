@@ -1,0 +1,287 @@
+// The OpenAPI 3.1 document of the public API, generated from the zod schemas the endpoints parse and
+// serialise with, and from the route tables (paths, methods, error shapes): what is documented is
+// what runs. Served at GET /api/v1/openapi.json; the dashboard renders it.
+import { z } from "zod";
+import type { ApiRoute } from "@/lib/api/route";
+import type { ErrorShape } from "@/lib/api/respond";
+import { bareEnvelopeSchema, envelopeSchema, fieldErrorSchema, kitErrorSchema, legacyErrorSchema } from "@/lib/api/response-schemas";
+import { smsRoutes } from "@/lib/api/sms/sms-routes";
+import { bulkSmsItemSchema, bulkSmsResultSchema, sendBulkSmsRequestSchema, sendSmsRequestSchema, smsSchema } from "@/lib/api/sms/sms-schemas";
+import { keyRoutes } from "@/lib/api/keys/key-routes";
+import { apiKeyCreatedSchema, apiKeyListEntrySchema, createApiKeyRequestSchema } from "@/lib/api/keys/key-schemas";
+import { accountRoutes } from "@/lib/api/accounts/account-routes";
+import { balanceSchema, createSenderIdRequestSchema, senderIdSchema } from "@/lib/api/accounts/account-schemas";
+
+export const OPENAPI_PATH = "/api/v1/openapi.json";
+const COMPONENT_REF = "#/components/schemas/";
+
+/** Response bodies: every schema with an id becomes a component; envelopes get ids of their own here. */
+const responseComponents: Record<string, z.ZodType> = {
+  FieldError: fieldErrorSchema,
+  KitError: kitErrorSchema,
+  LegacyError: legacyErrorSchema,
+  StatusEnvelope: bareEnvelopeSchema,
+  Sms: smsSchema,
+  SmsEnvelope: envelopeSchema(smsSchema),
+  BulkSmsItem: bulkSmsItemSchema,
+  BulkSmsResult: bulkSmsResultSchema,
+  BulkSmsEnvelope: envelopeSchema(bulkSmsResultSchema),
+  ApiKeyCreated: apiKeyCreatedSchema,
+  ApiKeyCreatedEnvelope: envelopeSchema(apiKeyCreatedSchema),
+  ApiKeyListEntry: apiKeyListEntrySchema,
+  ApiKeyListEnvelope: envelopeSchema(z.array(apiKeyListEntrySchema)),
+  Balance: balanceSchema,
+  BalanceEnvelope: envelopeSchema(balanceSchema),
+  SenderId: senderIdSchema,
+  SenderIdEnvelope: envelopeSchema(senderIdSchema),
+  SenderIdListEnvelope: envelopeSchema(z.array(senderIdSchema)),
+};
+
+/** Request bodies, described as clients may send them (unknown fields are ignored, not refused). */
+const requestComponents: Record<string, z.ZodType> = {
+  SendSmsRequest: sendSmsRequestSchema,
+  SendBulkSmsRequest: sendBulkSmsRequestSchema,
+  CreateApiKeyRequest: createApiKeyRequestSchema,
+  CreateSenderIdRequest: createSenderIdRequestSchema,
+};
+
+type ComponentName = keyof typeof responseComponents | keyof typeof requestComponents;
+
+type Operation = {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: "SMS" | "API keys" | "Account";
+  request?: ComponentName;
+  /** Accepts an Idempotency-Key header. */
+  idempotent?: boolean;
+  success: { status: number; description: string; body: ComponentName };
+  /** Error statuses besides 401 and 429 (every authenticated endpoint has those). */
+  errors: Record<number, string>;
+};
+
+const IDEMPOTENCY_ERRORS = {
+  409: "A request with the same Idempotency-Key is still in progress (retry after the Retry-After seconds)",
+  413: "The request body is larger than the endpoint accepts",
+};
+
+/** Documentation of each route, by "METHOD path" as in the route tables. */
+const operations: Record<string, Operation> = {
+  "POST /api/v1/sms": {
+    operationId: "sendSms",
+    summary: "Send an SMS",
+    description: "Prices the message, holds its charge against the prepaid balance and queues it. The answer is the bare Sms object, without an envelope.",
+    tag: "SMS",
+    request: "SendSmsRequest",
+    idempotent: true,
+    success: { status: 202, description: "Accepted, priced and queued; not yet delivered", body: "Sms" },
+    errors: {
+      400: "Malformed JSON, a field missing or invalid, or `from` is not an approved sender id of the account",
+      ...IDEMPOTENCY_ERRORS,
+      422: "The balance does not cover the charge, or the Idempotency-Key was used for a different request",
+    },
+  },
+  "POST /api/v1/sms/bulk": {
+    operationId: "sendBulkSms",
+    summary: "Send an SMS to many recipients",
+    description: "All or nothing: every recipient is validated and priced, and the whole charge is held at once, or nothing is created.",
+    tag: "SMS",
+    request: "SendBulkSmsRequest",
+    idempotent: true,
+    success: { status: 202, description: "Every recipient accepted and priced", body: "BulkSmsEnvelope" },
+    errors: {
+      400: "A field missing or invalid; `validation_errors` names each (e.g. `to[3]`)",
+      ...IDEMPOTENCY_ERRORS,
+      422: "The balance does not cover the whole send (nothing was created or held), or the Idempotency-Key was used for a different request",
+    },
+  },
+  "GET /api/v1/sms/:id": {
+    operationId: "getSms",
+    summary: "Get an SMS",
+    tag: "SMS",
+    success: { status: 200, description: "The message", body: "SmsEnvelope" },
+    errors: { 400: "The id is not a UUID", 404: "No message with this id on the caller's account" },
+  },
+  "POST /api/v1/api-tokens": {
+    operationId: "createApiKey",
+    summary: "Create an API key",
+    description: "The secret (`token`) is in this response only. A key created with a test key is a test key.",
+    tag: "API keys",
+    request: "CreateApiKeyRequest",
+    idempotent: true,
+    success: { status: 201, description: "Key created", body: "ApiKeyCreatedEnvelope" },
+    errors: { 400: "`name` missing, blank or too long, or a malformed body", ...IDEMPOTENCY_ERRORS, 422: "The Idempotency-Key was used for a different request" },
+  },
+  "GET /api/v1/api-tokens": {
+    operationId: "listApiKeys",
+    summary: "List API keys",
+    description: "The keys of the caller's account, newest first (a test key sees only test keys). `message` is the empty string. No key material.",
+    tag: "API keys",
+    success: { status: 200, description: "The account's keys", body: "ApiKeyListEnvelope" },
+    errors: {},
+  },
+  "DELETE /api/v1/api-tokens/:id": {
+    operationId: "revokeApiKey",
+    summary: "Revoke an API key",
+    description: "Immediate: the next request with the key gets 401. An unknown id, or another account's, answers 200 as well and changes nothing.",
+    tag: "API keys",
+    success: { status: 200, description: "Key revoked (or no such key)", body: "StatusEnvelope" },
+    errors: { 400: "The id is not a UUID" },
+  },
+  "GET /api/v1/accounts/:account_id/balance": {
+    operationId: "getBalance",
+    summary: "Get the prepaid balance",
+    tag: "Account",
+    success: { status: 200, description: "The balance", body: "BalanceEnvelope" },
+    errors: { 404: "Not the caller's account (another account's id, an unknown id and a non-UUID answer alike)" },
+  },
+  "GET /api/v1/accounts/:account_id/sender-ids": {
+    operationId: "listSenderIds",
+    summary: "List sender ids",
+    tag: "Account",
+    success: { status: 200, description: "Approved, pending and rejected sender ids", body: "SenderIdListEnvelope" },
+    errors: { 404: "Not the caller's account" },
+  },
+  "POST /api/v1/accounts/:account_id/sender-ids": {
+    operationId: "requestSenderId",
+    summary: "Request a sender id",
+    description: "The new sender id is pending until an administrator approves it; only approved sender ids can send.",
+    tag: "Account",
+    request: "CreateSenderIdRequest",
+    success: { status: 201, description: "Requested; pending approval", body: "SenderIdEnvelope" },
+    errors: {
+      400: "`sender_id` missing, blank or not a valid originator (1-11 letters, digits, spaces or . _ & -, or up to 15 digits)",
+      404: "Not the caller's account",
+      409: "The account already has this sender id",
+      413: "The request body is larger than the endpoint accepts",
+    },
+  },
+};
+
+const PATH_PARAMETERS: Record<string, string> = {
+  id: "The resource id (a UUID)",
+  account_id: "The caller's account id (a UUID); `account_id` of the key's create response",
+};
+
+const jsonContent = (component: string) => ({ "application/json": { schema: { $ref: COMPONENT_REF + component } } });
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const RATE_LIMIT_HEADERS = { "RateLimit-Limit": headerRef("RateLimit-Limit"), "RateLimit-Remaining": headerRef("RateLimit-Remaining"), "RateLimit-Reset": headerRef("RateLimit-Reset") };
+
+/** 401 and 413 are answered before a key is counted, so they carry no rate-limit state. */
+function errorHeaders(status: number, operation: Operation) {
+  if (status === 401 || status === 413) return undefined;
+  const retry = status === 429 || (status === 409 && operation.idempotent);
+  return retry ? { ...RATE_LIMIT_HEADERS, "Retry-After": headerRef("Retry-After") } : RATE_LIMIT_HEADERS;
+}
+
+function describeOperation(route: ApiRoute, operation: Operation) {
+  const errorBody = (status: number, shape: ErrorShape) => (status === 401 || shape === "kit" ? "KitError" : "LegacyError");
+  const errors: Record<number, string> = {
+    ...operation.errors,
+    401: "No key, or a malformed, unknown, expired or revoked key (always the kit shape)",
+    429: "Over the key's request rate limit; retry after Retry-After seconds",
+  };
+  const responses: Record<string, unknown> = {
+    [operation.success.status]: {
+      description: operation.success.description,
+      headers: operation.idempotent ? { ...RATE_LIMIT_HEADERS, "Idempotent-Replayed": headerRef("Idempotent-Replayed") } : RATE_LIMIT_HEADERS,
+      content: jsonContent(operation.success.body),
+    },
+  };
+  for (const [status, description] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
+    const headers = errorHeaders(Number(status), operation);
+    responses[status] = { description, ...(headers ? { headers } : {}), content: jsonContent(errorBody(Number(status), route.errorShape)) };
+  }
+  const pathParameters = route.path
+    .split("/")
+    .filter((segment) => segment.startsWith(":"))
+    .map((segment) => ({ name: segment.slice(1), in: "path", required: true, description: PATH_PARAMETERS[segment.slice(1)], schema: { type: "string", format: "uuid" } }));
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    ...(operation.description ? { description: operation.description } : {}),
+    tags: [operation.tag],
+    parameters: [...pathParameters, ...(operation.idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])],
+    ...(operation.request ? { requestBody: { required: true, content: jsonContent(operation.request) } } : {}),
+    responses,
+  };
+}
+
+/** JSON Schemas of a set of zod schemas, each a component that refers to the others by $ref. */
+function componentSchemas(components: Record<string, z.ZodType>, io: "input" | "output"): Record<string, object> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(components)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { target: "draft-2020-12", io, uri: (id) => COMPONENT_REF + id });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => {
+      const { $schema: _dialect, $id: _id, ...rest } = schema as Record<string, unknown>;
+      return [id, rest];
+    }),
+  );
+}
+
+export function buildOpenApiDocument() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of [...smsRoutes, ...keyRoutes, ...accountRoutes]) {
+    const operation = operations[`${route.method} ${route.path}`];
+    if (!operation) throw new Error(`OpenAPI: no documentation for ${route.method} ${route.path}`);
+    const path = route.path.replace(/:(\w+)/g, "{$1}");
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: describeOperation(route, operation) };
+  }
+  paths[OPENAPI_PATH] = {
+    get: {
+      operationId: "getOpenApiDocument",
+      summary: "This document",
+      tags: ["Meta"],
+      security: [],
+      responses: { 200: { description: "The OpenAPI 3.1 document", content: { "application/json": { schema: { type: "object" } } } } },
+    },
+  };
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Tumira SMS API",
+      version: "1.0.0",
+      description:
+        "Send SMS to Zimbabwe's carriers (Econet, NetOne, Telecel), follow each message to the handset, manage API keys. " +
+        "Money is integer ten-thousandths of the account currency (10000 = 1.00): a string in the Sms object, an integer elsewhere. " +
+        "Two error shapes exist (KitError, LegacyError); each response lists its own.",
+    },
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: "SMS", description: "Single and bulk sends, reading a message back" },
+      { name: "API keys", description: "Create, list and revoke the keys that authenticate every request" },
+      { name: "Account", description: "Balance and sender ids of the caller's account" },
+      { name: "Meta", description: "This description" },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "`Authorization: Bearer <API key>`. Live keys start tmr_live_, sandbox keys tmr_test_ (priced and shown, never sent to a carrier, never charged).",
+        },
+      },
+      schemas: { ...componentSchemas(responseComponents, "output"), ...componentSchemas(requestComponents, "input") },
+      parameters: {
+        IdempotencyKey: {
+          name: "Idempotency-Key",
+          in: "header",
+          required: false,
+          description: "Makes a retry safe: the same key with the same request within 24 hours replays the first answer and does nothing again.",
+          schema: { type: "string", minLength: 1, maxLength: 255 },
+        },
+      },
+      headers: {
+        "RateLimit-Limit": { description: "Requests per second this key may make", schema: { type: "integer" } },
+        "RateLimit-Remaining": { description: "Requests left right now", schema: { type: "integer" } },
+        "RateLimit-Reset": { description: "Seconds until the allowance is full again", schema: { type: "integer" } },
+        "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } },
+        "Idempotent-Replayed": { description: "`true` when this is the replayed answer to an earlier request with the same Idempotency-Key", schema: { type: "string", enum: ["true"] } },
+      },
+    },
+  };
+}

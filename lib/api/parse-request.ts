@@ -1,0 +1,71 @@
+// Request input of the API: JSON bodies parsed with the endpoint's zod schema, ids in paths. What
+// fails becomes an AppError that names the field; the route's error shape decides the body.
+import { z } from "zod";
+import { AppError, type FieldError } from "@/lib/errors";
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The id in canonical (lower case) form when the text is a UUID, else null. */
+export function parseUuid(text: string): string | null {
+  return UUID_PATTERN.test(text) ? text.toLowerCase() : null;
+}
+
+/** "cannot be blank" for a missing field (the spec's wording), "must be a string" for a wrong type. */
+const describeIssue: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code !== "invalid_type") return undefined;
+  if (issue.input === undefined || issue.input === null) return "cannot be blank";
+  return `must be ${issue.expected === "array" || issue.expected === "object" ? "an" : "a"} ${issue.expected}`;
+};
+
+/** `to[3]`, `options.flash`: the path of an issue as a client names the field. */
+function fieldName(path: PropertyKey[]): string {
+  return path.reduce<string>((name, key) => (typeof key === "number" ? `${name}[${key}]` : name ? `${name}.${String(key)}` : String(key)), "");
+}
+
+/** One entry per failing field, its first problem, in the order zod found them. */
+export function toFieldErrors(error: z.ZodError): FieldError[] {
+  const fields = new Map<string, string>();
+  for (const issue of error.issues) {
+    const field = fieldName(issue.path);
+    if (!fields.has(field)) fields.set(field, issue.message);
+  }
+  return [...fields].map(([field, description]) => ({ field, description }));
+}
+
+export function malformedJson(): AppError {
+  return new AppError("BAD_REQUEST", "Malformed JSON body", { description: "The request body must be a JSON object" });
+}
+
+/** Reads the JSON object of a request body; an empty body reads as {} so missing fields are named. */
+export function readJsonObject(body: Buffer): Record<string, unknown> {
+  if (body.length === 0) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString("utf8").replace(/^\uFEFF/, ""));
+  } catch {
+    throw malformedJson();
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw malformedJson();
+  return value as Record<string, unknown>;
+}
+
+/** Parses a JSON body with the endpoint's schema; a failure is a VALIDATION_ERROR naming each field. */
+export function parseJsonBody<S extends z.ZodType>(body: Buffer, schema: S): z.output<S> {
+  const parsed = schema.safeParse(readJsonObject(body), { error: describeIssue });
+  if (!parsed.success) throw AppError.validation(toFieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * A request's JSON body: declared JSON by its Content-Type (anything else is a clear 400), then
+ * parsed with the schema. A bodiless request needs no Content-Type; it reads as {}.
+ */
+export function parseJsonRequest<S extends z.ZodType>(context: { request: Request; body: Buffer }, schema: S): z.output<S> {
+  const mediaType = (context.request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (context.body.length > 0 && mediaType !== "application/json") {
+    throw new AppError("BAD_REQUEST", "Unsupported Content-Type", {
+      description: "Send the body as JSON with the header Content-Type: application/json",
+    });
+  }
+  return parseJsonBody(context.body, schema);
+}

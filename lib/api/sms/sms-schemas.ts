@@ -1,0 +1,86 @@
+// Contracts of the SMS endpoints (spec 2.2, 2.3, 4.1-4.3), one zod schema each, reused for request
+// validation, response serialisation (nothing unlisted can leak) and the OpenAPI document.
+// Requests are checked here for shape and type only; what the values mean (recipients, blank
+// fields, length, sender) is checked by lib/messages/accept-messages.ts, which the dashboard
+// shares, so every field error of a request is reported at once.
+import { z } from "zod";
+import { operatorSchema } from "@/lib/carriers/operators";
+import { MAX_BULK_RECIPIENTS } from "@/lib/messages/accept-messages";
+
+const text = (description: string, example: string) => z.string().meta({ description, example });
+
+const webhookUrl = z
+  .string()
+  .meta({ description: "Callback URL (http or https, public address) applied to every message of the send", example: "https://example.com/hooks/sms" })
+  .nullish();
+
+export const sendSmsRequestSchema = z
+  .object({
+    to: text("Recipient MSISDN: +263771234567, 263771234567 or 0771234567 (econet, netone, telecel)", "+263771234567"),
+    message: text("Body; billed per segment (GSM-7: 160, or 153 per part; UCS-2: 70, or 67 per part; at most 10 parts)", "Your code is 4821"),
+    from: text("An approved sender id of the account", "ACME"),
+    webhook_url: webhookUrl,
+  })
+  .meta({ id: "SendSmsRequest" });
+
+export const sendBulkSmsRequestSchema = z
+  .object({
+    to: z
+      .array(z.string())
+      .min(1, "must contain at least one recipient")
+      .max(MAX_BULK_RECIPIENTS, `must contain at most ${MAX_BULK_RECIPIENTS} recipients`)
+      .meta({ description: "Recipient MSISDNs; duplicates are each sent", example: ["+263771234567", "0711234567"] }),
+    message: text("Body sent to every recipient; billed per segment", "Our offices close at 3pm today"),
+    from: text("An approved sender id of the account", "ACME"),
+    webhook_url: webhookUrl,
+  })
+  .meta({ id: "SendBulkSmsRequest" });
+
+const timestamp = z.iso.datetime({ offset: true });
+
+export const messageStatusSchema = z.enum(["created", "enqueued", "processing", "success", "failed"]);
+
+export const smsSchema = z
+  .object({
+    id: z.uuid(),
+    to: z.string().meta({ description: "Recipient MSISDN, E.164" }),
+    message: z.string(),
+    sender_id: z.string(),
+    operator: operatorSchema,
+    charge: z.string().regex(/^\d+$/).meta({ description: "Ten-thousandths of charge_currency (10000 = 1.00), as a string", example: "350" }),
+    charge_currency: z.string(),
+    operator_response: z.string().meta({ description: "Raw carrier response; empty until dispatched" }),
+    received_at: timestamp,
+    status: messageStatusSchema,
+    created_at: timestamp,
+    delivered_at: timestamp.nullable().meta({ description: "Null until the carrier confirms delivery to the handset" }),
+  })
+  .strict()
+  .meta({ id: "Sms" });
+
+export const bulkSmsItemSchema = z
+  .object({
+    id: z.uuid(),
+    to: z.string(),
+    status: messageStatusSchema,
+    operator: operatorSchema,
+    charge: z.int().nonnegative().meta({ description: "Ten-thousandths held for this recipient, as an integer", example: 350 }),
+    charge_currency: z.string(),
+  })
+  .strict()
+  .meta({ id: "BulkSmsItem" });
+
+export const bulkSmsResultSchema = z
+  .object({
+    total: z.int().nonnegative().meta({ description: "Recipients accepted" }),
+    charge: z.int().nonnegative().meta({ description: "Total held, in ten-thousandths, as an integer" }),
+    currency: z.string(),
+    items: z.array(bulkSmsItemSchema).meta({ description: "One per recipient, in request order" }),
+  })
+  .strict()
+  .meta({ id: "BulkSmsResult" });
+
+export type SendSmsRequest = z.infer<typeof sendSmsRequestSchema>;
+export type SendBulkSmsRequest = z.infer<typeof sendBulkSmsRequestSchema>;
+export type Sms = z.infer<typeof smsSchema>;
+export type BulkSmsResult = z.infer<typeof bulkSmsResultSchema>;

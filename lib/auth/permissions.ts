@@ -1,0 +1,27 @@
+// What each role may do. The server checks these (lib/auth/require-permission.ts) on every page,
+// server action and route of the dashboard; the UI reads the same table only to hide what would be
+// refused anyway.
+import type { Role } from "@/lib/users/roles";
+
+export const permissions = {
+  /** Account pages: overview, balance and ledger, sender ids, API reference. */
+  "account.view": ["owner", "developer"],
+  "keys.manage": ["owner", "developer"],
+  "messages.send": ["owner", "developer"],
+  "messages.view": ["owner", "developer"],
+  "webhooks.redeliver": ["owner", "developer"],
+  "webhooks.secret": ["owner"],
+  "members.manage": ["owner"],
+  "senders.request": ["owner"],
+  /** Platform staff: find any account's message, read-only. */
+  "platform.lookup": ["support", "admin"],
+  "platform.accounts": ["admin"],
+  "senders.approve": ["admin"],
+  "balance.credit": ["admin"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof permissions;
+
+export function can(role: Role, permission: Permission): boolean {
+  return (permissions[permission] as readonly Role[]).includes(role);
+}

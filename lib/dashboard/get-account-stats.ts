@@ -1,0 +1,68 @@
+// The overview's charts: spend and messages per day by final outcome, and delivery rate per carrier,
+// over the last days. Aggregated in the database (one GROUP BY each, on indexed account columns),
+// never by loading messages into memory.
+import { sql } from "@/lib/db/client";
+import { toDbTime } from "@/lib/db/sql";
+import { operators, type Operator } from "@/lib/carriers/operators";
+
+export const STATS_DAYS = 14;
+
+export type DayStats = { day: string; delivered: number; sent: number; failed: number; inFlight: number; spend: bigint };
+export type CarrierStats = { operator: Operator; delivered: number; final: number };
+export type AccountStats = { days: DayStats[]; carriers: CarrierStats[]; totals: { messages: number; delivered: number; spend: bigint } };
+
+/** "YYYY-MM-DD" of a timestamp column, per engine (SQLite keeps ISO-8601 text, PostgreSQL timestamps). */
+function dayOf(column: string): string {
+  return sql().dialect === "sqlite" ? `substr(${column}, 1, 10)` : `to_char(${column}, 'YYYY-MM-DD')`;
+}
+
+function lastDays(now: Date): string[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: STATS_DAYS }, (_, index) => new Date(today - (STATS_DAYS - 1 - index) * 86_400_000).toISOString().slice(0, 10));
+}
+
+export async function getAccountStats(accountId: string, now = new Date()): Promise<AccountStats> {
+  const days = lastDays(now);
+  const since = toDbTime(new Date(`${days[0]}T00:00:00Z`));
+  const outcome = `CASE WHEN "status" = 'failed' THEN 'failed' WHEN "deliveredAt" IS NOT NULL THEN 'delivered' WHEN "status" = 'success' THEN 'sent' ELSE 'inFlight' END`;
+  const [messages, spend] = await Promise.all([
+    sql().all<{ day: string; operator: string; outcome: keyof Omit<DayStats, "day" | "spend">; count: number | string }>(
+      `SELECT ${dayOf(`"createdAt"`)} AS "day", "operator", ${outcome} AS "outcome", COUNT(*) AS "count"
+       FROM "Message" WHERE "accountId" = ? AND "createdAt" >= ? AND "test" = ?
+       GROUP BY ${dayOf(`"createdAt"`)}, "operator", ${outcome}`,
+      [accountId, since, false],
+    ),
+    sql().all<{ day: string; spent: number | string }>(
+      `SELECT ${dayOf(`"createdAt"`)} AS "day", -SUM("amount") AS "spent"
+       FROM "LedgerEntry" WHERE "accountId" = ? AND "createdAt" >= ? AND "kind" IN ('hold', 'release')
+       GROUP BY ${dayOf(`"createdAt"`)}`,
+      [accountId, since],
+    ),
+  ]);
+  const byDay = new Map(days.map((day) => [day, { day, delivered: 0, sent: 0, failed: 0, inFlight: 0, spend: 0n } as DayStats]));
+  const carriers = new Map(operators.map((operator) => [operator, { operator, delivered: 0, final: 0 } as CarrierStats]));
+  for (const row of messages) {
+    const count = Number(row.count);
+    const day = byDay.get(row.day);
+    if (day) day[row.outcome] += count;
+    const carrier = carriers.get(row.operator as Operator);
+    if (carrier && row.outcome !== "inFlight") {
+      carrier.final += count;
+      if (row.outcome === "delivered") carrier.delivered += count;
+    }
+  }
+  for (const row of spend) {
+    const day = byDay.get(row.day);
+    if (day) day.spend = BigInt(row.spent ?? 0);
+  }
+  const dayStats = [...byDay.values()];
+  return {
+    days: dayStats,
+    carriers: [...carriers.values()],
+    totals: {
+      messages: dayStats.reduce((total, day) => total + day.delivered + day.sent + day.failed + day.inFlight, 0),
+      delivered: dayStats.reduce((total, day) => total + day.delivered, 0),
+      spend: dayStats.reduce((total, day) => total + day.spend, 0n),
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// One message with everything the detail page shows: the Sms fields, its timeline, parts and
+// receipts, the ledger rows of its charge, and its webhook deliveries with every attempt.
+// Account users see their own account's messages only (another's reads as not found); platform
+// staff see any message but not its body or webhook URLs (customer content).
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { serializeSms } from "@/lib/api/sms/serialize-sms";
+import { messageDetailSchema, type MessageDetail } from "./message-schemas";
+
+export type MessageScope = { accountId: string } | { platform: true };
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+export async function getMessageDetail(id: string, scope: MessageScope): Promise<MessageDetail> {
+  const accountId = "accountId" in scope ? scope.accountId : undefined;
+  const message = await db().message.findFirst({
+    where: { id, ...(accountId ? { accountId } : {}) },
+    include: {
+      account: { select: { id: true, name: true } },
+      events: { orderBy: { id: "asc" } },
+      parts: { orderBy: { partNumber: "asc" } },
+      ledger: { orderBy: { id: "asc" } },
+      webhooks: { orderBy: { createdAt: "asc" }, include: { attemptLog: { orderBy: { id: "asc" } } } },
+    },
+  });
+  if (!message) throw AppError.notFound("Message");
+  const staff = !accountId;
+  return messageDetailSchema.parse({
+    sms: { ...serializeSms(message), message: staff ? null : message.body },
+    account: message.account,
+    bulkSendId: message.bulkSendId,
+    encoding: message.encoding,
+    segments: message.segments,
+    test: message.test,
+    attempts: message.attempts,
+    lastError: message.lastError,
+    source: message.apiKeyId ? "API" : message.userId ? "Dashboard" : "Unknown",
+    dispatchedAt: iso(message.dispatchedAt),
+    finishedAt: iso(message.finishedAt),
+    events: message.events.map((event) => ({ id: event.id, kind: event.kind, detail: event.detail, createdAt: event.createdAt.toISOString() })),
+    parts: message.parts.map((part) => ({
+      partNumber: part.partNumber,
+      carrierMessageId: part.carrierMessageId,
+      status: part.status,
+      receiptStat: part.receiptStat,
+      receiptError: part.receiptError,
+      receiptAt: iso(part.receiptAt),
+    })),
+    ledger: message.ledger.map((entry) => ({
+      id: entry.id,
+      kind: entry.kind,
+      amount: entry.amount.toString(),
+      balanceAfter: entry.balanceAfter.toString(),
+      createdAt: entry.createdAt.toISOString(),
+    })),
+    webhooks: message.webhooks.map((delivery) => ({
+      id: delivery.id,
+      url: staff ? null : delivery.url,
+      eventType: delivery.eventType,
+      status: delivery.status,
+      attempts: delivery.attempts,
+      lastStatusCode: delivery.lastStatusCode,
+      lastError: delivery.lastError,
+      nextAttemptAt: delivery.nextAttemptAt.toISOString(),
+      attemptLog: delivery.attemptLog.map((attempt) => ({
+        id: attempt.id,
+        statusCode: attempt.statusCode,
+        latencyMs: attempt.latencyMs,
+        error: attempt.error,
+        attemptedAt: attempt.attemptedAt.toISOString(),
+      })),
+    })),
+  });
+}

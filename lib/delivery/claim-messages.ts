@@ -1,0 +1,52 @@
+// The queue's claims, the only SQL that differs per engine. PostgreSQL: FOR UPDATE SKIP LOCKED, so
+// several dispatcher processes claim disjoint batches. SQLite: the single UPDATE … RETURNING runs
+// under the database's one writer lock, which is enough for the one dispatcher SQLite supports.
+import { sql } from "@/lib/db/client";
+import { toDbTime, type Dialect } from "@/lib/db/sql";
+import { parseMessageRow, type Message } from "./message-row";
+import { recordMessageEvent } from "./record-message-event";
+
+/** Appended to a claim's inner SELECT. */
+export function skipLockedClause(dialect: Dialect): string {
+  return dialect === "postgres" ? " FOR UPDATE SKIP LOCKED" : "";
+}
+
+/** Moves up to `limit` due messages of one carrier (live or test) to processing, leased to `owner`. */
+export async function claimMessages(input: { owner: string; operator: string; test: boolean; limit: number; leaseMs: number; now?: Date }): Promise<Message[]> {
+  const now = input.now ?? new Date();
+  const database = sql();
+  const rows = await database.all(
+    `UPDATE "Message" SET "status" = 'processing', "leaseOwner" = ?, "leaseUntil" = ?, "attempts" = "attempts" + 1, "updatedAt" = ?
+     WHERE "status" = 'enqueued' AND "id" IN (
+       SELECT "id" FROM "Message"
+       WHERE "status" = 'enqueued' AND "nextAttemptAt" <= ? AND "operator" = ? AND "test" = ?
+       ORDER BY "nextAttemptAt" LIMIT ?${skipLockedClause(database.dialect)})
+     RETURNING *`,
+    [input.owner, toDbTime(new Date(now.getTime() + input.leaseMs)), toDbTime(now), toDbTime(now), input.operator, input.test, input.limit],
+  );
+  return rows.map(parseMessageRow);
+}
+
+/** Messages whose lease ran out (their dispatcher died) go back to the queue; returns how many. */
+export async function requeueExpiredLeases(now = new Date()): Promise<number> {
+  return sql().transaction(async (tx) => {
+    const rows = await tx.all<{ id: string }>(
+      `UPDATE "Message" SET "status" = 'enqueued', "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "lastError" = 'lease expired', "updatedAt" = ?
+       WHERE "status" = 'processing' AND "leaseUntil" < ? RETURNING "id"`,
+      [toDbTime(now), toDbTime(now), toDbTime(now)],
+    );
+    for (const row of rows) {
+      await recordMessageEvent(tx, row.id, "retry", "lease expired: the dispatcher stopped before recording an answer", now);
+    }
+    return rows.length;
+  });
+}
+
+/** At a graceful stop: this owner's claims that got no answer go back to the queue, due now. */
+export async function releaseLeases(owner: string, now = new Date()): Promise<number> {
+  return sql().run(
+    `UPDATE "Message" SET "status" = 'enqueued', "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "updatedAt" = ?
+     WHERE "status" = 'processing' AND "leaseOwner" = ?`,
+    [toDbTime(now), toDbTime(now), owner],
+  );
+}

@@ -1,0 +1,183 @@
+// The dispatcher: for each carrier (live and test traffic apart) it claims due messages, about one
+// second of the carrier's throughput at a time, submits them over the carrier's connection, and
+// group-commits the answers. Expired leases of dead dispatchers are swept back to the queue.
+// stop(): no new claims, in-flight submits get a bounded grace, unanswered claims are released.
+import crypto from "node:crypto";
+import os from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "@/lib/log";
+import type { Operator } from "@/lib/carriers/operators";
+import { buildSubmitParts, type SubmitSmFields } from "@/lib/smpp/build-submit-parts";
+import type { CarrierConnection, SubmitOutcome } from "@/lib/smpp/carrier-connection";
+import { claimMessages, releaseLeases, requeueExpiredLeases } from "./claim-messages";
+import type { Message } from "./message-row";
+import { recordDispatchOutcomes, type DispatchOutcome } from "./record-dispatch-outcomes";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy";
+
+export type DispatchRoute = { operator: Operator; test: boolean; connection: CarrierConnection };
+
+export type DispatcherOptions = {
+  routes: DispatchRoute[];
+  logger: Logger;
+  /** How long a claim stays with this process without an answer before others may take it. */
+  leaseMs?: number;
+  /** Idle wait between claims when the queue is empty. */
+  pollMs?: number;
+  retryPolicy?: RetryPolicy;
+  /** Bound on waiting for in-flight submits at stop. */
+  stopGraceMs?: number;
+};
+
+const MAX_CLAIM = 1000;
+const MAX_WRITE_BATCH = 500;
+const WRITE_RETRIES = 3;
+
+export class Dispatcher {
+  readonly owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString("hex")}`;
+  private stopping = false;
+  private loops: Promise<void>[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlightBy = new Map<CarrierConnection, number>();
+  private readonly sleepers = new Set<AbortController>();
+  private pendingWrites: { outcome: DispatchOutcome; written: () => void }[] = [];
+  private flushing: Promise<void> | null = null;
+  private readonly settings: Required<Omit<DispatcherOptions, "routes" | "logger">>;
+  private readonly log: Logger;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.settings = {
+      leaseMs: options.leaseMs ?? 60_000,
+      pollMs: options.pollMs ?? 250,
+      retryPolicy: options.retryPolicy ?? DEFAULT_RETRY_POLICY,
+      stopGraceMs: options.stopGraceMs ?? 10_000,
+    };
+    this.log = options.logger.child({ component: "dispatcher", owner: this.owner });
+  }
+
+  start(): void {
+    this.loops = [...this.options.routes.map((route) => this.runRoute(route)), this.sweepExpiredLeases()];
+    this.log.info({ routes: this.options.routes.map((route) => `${route.operator}${route.test ? " (test)" : ""}`) }, "dispatcher started");
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const sleeper of this.sleepers) sleeper.abort();
+    await Promise.all(this.loops);
+    const graceOver = sleep(this.settings.stopGraceMs, "timeout" as const);
+    const finished = await Promise.race([Promise.allSettled([...this.inFlight]).then(() => "done" as const), graceOver]);
+    await this.flushing;
+    const released = await releaseLeases(this.owner);
+    if (finished === "timeout") this.log.warn({ stillInFlight: this.inFlight.size }, "stop grace over with submits in flight; they may be sent again");
+    this.log.info({ released }, "dispatcher stopped; unsent claims released to the queue");
+  }
+
+  /** About one second of the carrier's throughput in flight, and at least its window. */
+  private capacity(connection: CarrierConnection): number {
+    return Math.min(MAX_CLAIM, Math.max(connection.config.window, connection.config.tps));
+  }
+
+  private async runRoute(route: DispatchRoute): Promise<void> {
+    while (!this.stopping) {
+      const free = this.capacity(route.connection) - (this.inFlightBy.get(route.connection) ?? 0);
+      if (free <= 0) {
+        await this.pause(20);
+        continue;
+      }
+      let claimed: Message[];
+      try {
+        claimed = await claimMessages({ owner: this.owner, operator: route.operator, test: route.test, limit: free, leaseMs: this.settings.leaseMs });
+      } catch (error) {
+        this.log.error({ err: error }, "claim failed");
+        await this.pause(1000);
+        continue;
+      }
+      if (claimed.length === 0) await this.pause(this.settings.pollMs);
+      for (const message of claimed) this.track(route.connection, this.dispatch(route, message));
+    }
+  }
+
+  private track(connection: CarrierConnection, work: Promise<void>): void {
+    this.inFlightBy.set(connection, (this.inFlightBy.get(connection) ?? 0) + 1);
+    this.inFlight.add(work);
+    void work.finally(() => {
+      this.inFlight.delete(work);
+      this.inFlightBy.set(connection, this.inFlightBy.get(connection)! - 1);
+    });
+  }
+
+  private async dispatch(route: DispatchRoute, message: Message): Promise<void> {
+    const startedAt = new Date();
+    const result = await this.submit(route, message);
+    await new Promise<void>((written) => {
+      this.pendingWrites.push({ outcome: { message, owner: this.owner, startedAt, result }, written });
+      this.flushing ??= this.flushWrites();
+    });
+  }
+
+  private async submit(route: DispatchRoute, message: Message): Promise<SubmitOutcome> {
+    // Claimed once too often: it keeps dying with its dispatcher, so stop trying (fails, refunds).
+    if (message.attempts > this.settings.retryPolicy.maxAttempts) {
+      return { kind: "rejected", temporary: true, response: "no answer recorded after repeated attempts", carrierStatus: null };
+    }
+    let parts: SubmitSmFields[];
+    try {
+      parts = buildSubmitParts(message);
+    } catch (error) {
+      return { kind: "rejected", temporary: false, response: `cannot encode: ${(error as Error).message}`, carrierStatus: null };
+    }
+    try {
+      return await route.connection.submitMessage(parts);
+    } catch (error) {
+      this.log.error({ err: error, messageId: message.id }, "submit failed unexpectedly");
+      return { kind: "rejected", temporary: true, response: `internal error: ${(error as Error).message}`, carrierStatus: null };
+    }
+  }
+
+  /** Group commit: everything answered while one batch is written goes into the next. */
+  private async flushWrites(): Promise<void> {
+    while (this.pendingWrites.length > 0) {
+      const batch = this.pendingWrites.splice(0, MAX_WRITE_BATCH);
+      await this.writeWithRetries(batch.map((entry) => entry.outcome));
+      for (const entry of batch) entry.written();
+    }
+    this.flushing = null;
+  }
+
+  private async writeWithRetries(outcomes: DispatchOutcome[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { leaseLost } = await recordDispatchOutcomes(outcomes, this.settings.retryPolicy);
+        if (leaseLost > 0) this.log.warn({ leaseLost }, "answers dropped: their lease had passed to another dispatcher");
+        return;
+      } catch (error) {
+        if (attempt >= WRITE_RETRIES) {
+          // The claims stay leased; when the lease expires they are sent again (at least once).
+          this.log.error({ err: error, messages: outcomes.length }, "could not record carrier answers");
+          return;
+        }
+        await sleep(500 * attempt);
+      }
+    }
+  }
+
+  private async sweepExpiredLeases(): Promise<void> {
+    const every = Math.max(1000, Math.floor(this.settings.leaseMs / 4));
+    while (!this.stopping) {
+      try {
+        const requeued = await requeueExpiredLeases();
+        if (requeued > 0) this.log.warn({ requeued }, "expired leases returned to the queue");
+      } catch (error) {
+        this.log.error({ err: error }, "lease sweep failed");
+      }
+      await this.pause(every);
+    }
+  }
+
+  private async pause(ms: number): Promise<void> {
+    if (this.stopping) return;
+    const sleeper = new AbortController();
+    this.sleepers.add(sleeper);
+    await sleep(ms, undefined, { signal: sleeper.signal }).catch(() => undefined);
+    this.sleepers.delete(sleeper);
+  }
+}

@@ -1,0 +1,85 @@
+// Writes what carriers answered for a batch of dispatched messages, in one transaction (group
+// commit: the dispatcher hands over every answer that arrived while the previous batch was being
+// written). Per message: the status change, its parts, its timeline, its webhook, and on failure
+// the refund. A write only lands while this dispatcher still holds the lease; a message whose lease
+// ran out belongs to whoever claimed it next.
+import crypto from "node:crypto";
+import { sql } from "@/lib/db/client";
+import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { metrics } from "@/lib/metrics";
+import type { SubmitOutcome } from "@/lib/smpp/carrier-connection";
+import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
+import { parseMessageRow, type Message } from "./message-row";
+import { recordMessageEvent } from "./record-message-event";
+import { refundMessage } from "./refund-message";
+import { retryDelayMs, type RetryPolicy } from "./retry-policy";
+
+export type DispatchOutcome = { message: Message; owner: string; startedAt: Date; result: SubmitOutcome };
+
+type Recorded = { operator: string; counter: "messagesDispatched" | "messagesFailed" | null };
+
+export async function recordDispatchOutcomes(outcomes: DispatchOutcome[], policy: RetryPolicy): Promise<{ recorded: number; leaseLost: number }> {
+  const now = new Date();
+  const recorded = await sql().transaction(async (tx) => {
+    const results: Recorded[] = [];
+    for (const outcome of outcomes) {
+      const result = await recordOutcome(tx, outcome, policy, now);
+      if (result) results.push(result);
+    }
+    return results;
+  });
+  for (const { operator, counter } of recorded) if (counter) metrics()[counter].inc({ operator });
+  return { recorded: recorded.length, leaseLost: outcomes.length - recorded.length };
+}
+
+async function recordOutcome(tx: SqlExecutor, outcome: DispatchOutcome, policy: RetryPolicy, now: Date): Promise<Recorded | null> {
+  const { message, result, startedAt } = outcome;
+  const at = toDbTime(now);
+  const attempt = `attempt ${message.attempts} to ${message.operator}${message.test ? " (simulator: test message)" : ""}`;
+  const leased = `"id" = ? AND "leaseOwner" = ? AND "status" = 'processing' RETURNING *`;
+
+  if (result.kind === "accepted") {
+    const row = await tx.get(
+      `UPDATE "Message" SET "status" = 'success', "operatorResponse" = ?, "carrierMessageId" = ?, "dispatchedAt" = ?, "finishedAt" = ?,
+         "leaseOwner" = NULL, "leaseUntil" = NULL, "lastError" = NULL, "updatedAt" = ? WHERE ${leased}`,
+      [result.response, result.carrierMessageIds[0], toDbTime(startedAt), at, at, message.id, outcome.owner],
+    );
+    if (!row) return null;
+    for (const [index, carrierMessageId] of result.carrierMessageIds.entries()) {
+      await tx.run(
+        `INSERT INTO "MessagePart" ("id", "messageId", "partNumber", "operator", "carrierMessageId", "status", "createdAt") VALUES (?, ?, ?, ?, ?, 'submitted', ?)
+         ON CONFLICT ("messageId", "partNumber") DO UPDATE SET "carrierMessageId" = excluded."carrierMessageId", "status" = 'submitted',
+           "receiptStat" = NULL, "receiptError" = NULL, "receiptAt" = NULL`,
+        [crypto.randomUUID(), message.id, index + 1, message.operator, carrierMessageId, at],
+      );
+    }
+    await recordMessageEvent(tx, message.id, "dispatched", `${attempt}, ${result.carrierMessageIds.length} part(s)`, startedAt);
+    await recordMessageEvent(tx, message.id, "success", result.response, now);
+    await enqueueWebhook(tx, parseMessageRow(row), "message.success", now);
+    return { operator: message.operator, counter: "messagesDispatched" };
+  }
+
+  if (result.temporary && message.attempts < policy.maxAttempts) {
+    const delay = retryDelayMs(message.attempts, policy);
+    const row = await tx.get(
+      `UPDATE "Message" SET "status" = 'enqueued', "nextAttemptAt" = ?, "lastError" = ?, "leaseOwner" = NULL, "leaseUntil" = NULL, "updatedAt" = ? WHERE ${leased}`,
+      [toDbTime(new Date(now.getTime() + delay)), result.response, at, message.id, outcome.owner],
+    );
+    if (!row) return null;
+    await recordMessageEvent(tx, message.id, "retry", `${attempt}: ${result.response}; next attempt in ${Math.ceil(delay / 1000)} s`, now);
+    return { operator: message.operator, counter: null };
+  }
+
+  const reason = result.temporary ? `${result.response} (gave up after ${message.attempts} attempts)` : result.response;
+  const row = await tx.get(
+    `UPDATE "Message" SET "status" = 'failed', "operatorResponse" = ?, "lastError" = ?, "dispatchedAt" = COALESCE("dispatchedAt", ?), "finishedAt" = ?,
+       "leaseOwner" = NULL, "leaseUntil" = NULL, "updatedAt" = ? WHERE ${leased}`,
+    [result.carrierStatus === null ? message.operatorResponse : result.response, reason, toDbTime(startedAt), at, at, message.id, outcome.owner],
+  );
+  if (!row) return null;
+  await recordMessageEvent(tx, message.id, "dispatched", attempt, startedAt);
+  await recordMessageEvent(tx, message.id, "failed", reason, now);
+  await refundMessage(tx, message, "message failed at the carrier", now);
+  await enqueueWebhook(tx, parseMessageRow(row), "message.failed", now);
+  return { operator: message.operator, counter: "messagesFailed" };
+}

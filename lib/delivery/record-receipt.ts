@@ -1,0 +1,74 @@
+// A carrier's delivery receipt for one part. DELIVRD on every part sets the message's delivered_at
+// and operator_response = "DELIVRD". UNDELIV, REJECTD, EXPIRED or DELETED on any part ends the
+// message failed with the stat as operator_response, and refunds it (README "Refund policy").
+// Intermediate states (ENROUTE, ACCEPTD, UNKNOWN) are noted on the part only. A repeated receipt
+// changes nothing.
+import { sql } from "@/lib/db/client";
+import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { metrics } from "@/lib/metrics";
+import { carrierIdCandidates, FAILED_STATS, type DeliveryReceipt } from "@/lib/smpp/parse-receipt";
+import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
+import { parseMessageRow } from "./message-row";
+import { recordMessageEvent } from "./record-message-event";
+import { refundMessage } from "./refund-message";
+
+export type ReceiptMatch = "matched" | "unknown";
+
+export async function recordReceipt(operator: string, receipt: DeliveryReceipt): Promise<ReceiptMatch> {
+  const candidates = carrierIdCandidates(receipt.messageId);
+  const now = new Date();
+  const counter = await sql().transaction(async (tx) => {
+    const part = await tx.get<{ id: string; messageId: string; status: string }>(
+      `SELECT "id", "messageId", "status" FROM "MessagePart" WHERE "operator" = ? AND "carrierMessageId" IN (${candidates.map(() => "?").join(", ")})
+       ORDER BY "createdAt" DESC LIMIT 1`,
+      [operator, ...candidates],
+    );
+    if (!part) return "unknown" as const;
+    if (part.status !== "submitted") return null;
+    // Receipts of two parts of one message may be recorded at once: the message row lock orders them.
+    if (tx.dialect === "postgres") await tx.run(`SELECT "id" FROM "Message" WHERE "id" = ? FOR UPDATE`, [part.messageId]);
+    const final = receipt.stat === "DELIVRD" ? "delivered" : FAILED_STATS.has(receipt.stat) ? "failed" : "submitted";
+    await tx.run(`UPDATE "MessagePart" SET "status" = ?, "receiptStat" = ?, "receiptError" = ?, "receiptAt" = ? WHERE "id" = ?`, [
+      final,
+      receipt.stat,
+      receipt.err,
+      toDbTime(now),
+      part.id,
+    ]);
+    if (final === "failed") return failMessage(tx, part.messageId, receipt, now);
+    if (final === "delivered") return markDeliveredWhenComplete(tx, part.messageId, now);
+    return null;
+  });
+  if (counter === "unknown") return "unknown";
+  if (counter) metrics()[counter.name].inc({ operator });
+  return "matched";
+}
+
+async function failMessage(tx: SqlExecutor, messageId: string, receipt: DeliveryReceipt, now: Date) {
+  const at = toDbTime(now);
+  const reason = `receipt ${receipt.stat}${receipt.err ? ` err:${receipt.err}` : ""}`;
+  const row = await tx.get(
+    `UPDATE "Message" SET "status" = 'failed', "operatorResponse" = ?, "lastError" = ?, "finishedAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "status" = 'success' RETURNING *`,
+    [receipt.stat, reason, at, at, messageId],
+  );
+  if (!row) return null;
+  const message = parseMessageRow(row);
+  await recordMessageEvent(tx, messageId, "failed", reason, now);
+  await refundMessage(tx, message, `carrier reported ${receipt.stat}`, now);
+  await enqueueWebhook(tx, message, "message.failed", now);
+  return { name: "messagesFailed" as const };
+}
+
+async function markDeliveredWhenComplete(tx: SqlExecutor, messageId: string, now: Date) {
+  const pending = await tx.get<{ count: number | string }>(`SELECT COUNT(*) AS "count" FROM "MessagePart" WHERE "messageId" = ? AND "status" <> 'delivered'`, [messageId]);
+  if (Number(pending?.count ?? 0) > 0) return null;
+  const at = toDbTime(now);
+  const row = await tx.get(
+    `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? WHERE "id" = ? AND "status" = 'success' AND "deliveredAt" IS NULL RETURNING *`,
+    [at, at, messageId],
+  );
+  if (!row) return null;
+  await recordMessageEvent(tx, messageId, "delivered", "receipt DELIVRD", now);
+  await enqueueWebhook(tx, parseMessageRow(row), "message.delivered", now);
+  return { name: "messagesDelivered" as const };
+}

@@ -1,0 +1,30 @@
+// A failed message's hold goes back to the balance exactly once: the ledger's unique
+// (messageId, kind) refuses a second release, and that refusal reads as "already refunded". The
+// savepoint keeps the surrounding transaction usable after the refusal (PostgreSQL aborts it otherwise).
+import type { SqlExecutor } from "@/lib/db/sql";
+import { applyLedgerEntry } from "@/lib/ledger/apply-ledger-entry";
+import { recordMessageEvent } from "./record-message-event";
+
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
+/** Releases the message's hold (test messages have none); true when this call refunded it. */
+export async function refundMessage(tx: SqlExecutor, message: { id: string; accountId: string }, reason: string, at: Date): Promise<boolean> {
+  const hold = await tx.get<{ amount: number | string }>(`SELECT "amount" FROM "LedgerEntry" WHERE "messageId" = ? AND "kind" = 'hold'`, [message.id]);
+  if (!hold) return false;
+  const amount = -BigInt(hold.amount);
+  await tx.run(`SAVEPOINT refund_message`);
+  try {
+    await applyLedgerEntry(tx, { accountId: message.accountId, kind: "release", amount, messageId: message.id, reason, actor: "system", requireCover: false, at });
+  } catch (error) {
+    await tx.run(`ROLLBACK TO SAVEPOINT refund_message`);
+    await tx.run(`RELEASE SAVEPOINT refund_message`);
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+  await tx.run(`RELEASE SAVEPOINT refund_message`);
+  await recordMessageEvent(tx, message.id, "refunded", `${amount} released to the balance: ${reason}`, at);
+  return true;
+}

@@ -1,0 +1,140 @@
+// THE way a message enters Tumira: the API's single and bulk sends and the dashboard's compose all
+// call acceptMessages. Exports:
+//   acceptMessages(input: AcceptMessagesInput): Promise<AcceptedSend>
+//   type AcceptMessagesInput, AcceptedSend, AcceptedMessage (from ./commit-sends), MAX_BULK_RECIPIENTS
+// It validates everything a caller can get wrong (all field errors at once, VALIDATION_ERROR naming
+// `to` / `to[i]`, `message`, `from`, `webhook_url`), checks the webhook URL's addresses, then commits:
+// the sender must be an approved sender id of the account (else BAD_REQUEST naming `from`), each
+// recipient is priced (segments × the carrier's rate for the account), and in one transaction the
+// charge is held (live keys only; all-or-nothing, else INSUFFICIENT_BALANCE and nothing is written)
+// and the messages are stored `enqueued`. Single sends are group-committed with concurrent ones.
+import { AppError, type FieldError } from "@/lib/errors";
+import type { KeyMode } from "@/lib/api/keys/token";
+import { checkWebhookUrl, parseWebhookUrl } from "@/lib/webhooks/check-webhook-url";
+import { MAX_SEGMENTS, segmentMessage } from "./segments";
+import { parseMsisdn, type Recipient } from "./msisdn";
+import { commitSends, type AcceptedSend, type PreparedSend } from "./commit-sends";
+import { createGroupCommit } from "./group-commit";
+
+export type { AcceptedMessage, AcceptedSend } from "./commit-sends";
+
+export const MAX_BULK_RECIPIENTS = 100_000;
+/** Recipient errors listed in one response; the rest are counted, not listed. */
+const MAX_LISTED_RECIPIENT_ERRORS = 100;
+/** Concurrent single sends committed in one transaction at most. */
+const MAX_SINGLE_SENDS_PER_COMMIT = 512;
+/** A longer body cannot fit MAX_SEGMENTS parts in either encoding (10 × 153 GSM-7 septets). */
+const MAX_BODY_LENGTH = MAX_SEGMENTS * 153;
+
+export type AcceptMessagesInput = {
+  accountId: string;
+  /** Sender id name as the client wrote it; must be approved on the account. */
+  from: string;
+  body: string;
+  /** Recipients as the client wrote them (any form parseMsisdn accepts). Duplicates are each sent. */
+  recipients: readonly string[];
+  webhookUrl?: string | null;
+  /** "key:<id>" or "user:<id>", recorded on the ledger. */
+  actor: string;
+  apiKeyId?: string | null;
+  userId?: string | null;
+  /** test: priced and stored with test=true, never held against the balance. */
+  mode: KeyMode;
+  /** single: one recipient, errors name `to`; bulk: a BulkSend row, errors name `to[i]`. */
+  kind: "single" | "bulk";
+};
+
+const commitSingleSend = createGroupCommit<PreparedSend, AcceptedSend>(commitSends, MAX_SINGLE_SENDS_PER_COMMIT);
+
+export async function acceptMessages(input: AcceptMessagesInput): Promise<AcceptedSend> {
+  const send = prepareSend(input);
+  if (send.webhookUrl) await checkWebhookUrl(send.webhookUrl);
+  if (input.kind === "single") return commitSingleSend(send);
+  const [result] = await commitSends([send]);
+  if (result instanceof Error) throw result;
+  return result;
+}
+
+function prepareSend(input: AcceptMessagesInput): PreparedSend {
+  const fields: FieldError[] = [];
+  const senderName = input.from.trim();
+  if (!senderName) fields.push({ field: "from", description: "cannot be blank" });
+
+  const body = checkBody(input.body, fields);
+  const recipients = checkRecipients(input.recipients, input.kind, fields);
+
+  const webhookUrl = input.webhookUrl ?? null;
+  if (webhookUrl !== null) {
+    try {
+      parseWebhookUrl(webhookUrl);
+    } catch (error) {
+      fields.push(...((error as AppError).options.fields ?? []));
+    }
+  }
+
+  if (fields.length > 0) throw AppError.validation(fields);
+  return {
+    accountId: input.accountId,
+    senderName,
+    body: input.body,
+    encoding: body!.encoding,
+    segments: body!.segments,
+    recipients,
+    webhookUrl,
+    actor: input.actor,
+    apiKeyId: input.apiKeyId ?? null,
+    userId: input.userId ?? null,
+    test: input.mode === "test",
+    bulk: input.kind === "bulk",
+  };
+}
+
+function checkBody(body: string, fields: FieldError[]) {
+  if (!body.trim()) {
+    fields.push({ field: "message", description: "cannot be blank" });
+    return undefined;
+  }
+  const tooLong = `is too long: at most ${MAX_SEGMENTS} parts (${MAX_SEGMENTS * 153} GSM-7 characters, or ${MAX_SEGMENTS * 67} in UCS-2)`;
+  if (body.length > MAX_BODY_LENGTH) {
+    fields.push({ field: "message", description: tooLong });
+    return undefined;
+  }
+  const segmented = segmentMessage(body);
+  if (segmented.segments > MAX_SEGMENTS) {
+    fields.push({ field: "message", description: `${tooLong}; this one needs ${segmented.segments} parts` });
+    return undefined;
+  }
+  return segmented;
+}
+
+function checkRecipients(raw: readonly string[], kind: AcceptMessagesInput["kind"], fields: FieldError[]): Recipient[] {
+  if (raw.length === 0) {
+    fields.push({ field: "to", description: "must contain at least one recipient" });
+    return [];
+  }
+  if (kind === "single" && raw.length > 1) {
+    fields.push({ field: "to", description: "must be one recipient; use the bulk send for several" });
+    return [];
+  }
+  if (raw.length > MAX_BULK_RECIPIENTS) {
+    fields.push({ field: "to", description: `must contain at most ${MAX_BULK_RECIPIENTS} recipients (got ${raw.length})` });
+    return [];
+  }
+  const recipients: Recipient[] = [];
+  let invalid = 0;
+  raw.forEach((text, index) => {
+    const parsed = parseMsisdn(text);
+    if (parsed.ok) {
+      recipients.push(parsed.recipient);
+      return;
+    }
+    invalid++;
+    if (invalid <= MAX_LISTED_RECIPIENT_ERRORS) {
+      fields.push({ field: kind === "single" ? "to" : `to[${index}]`, description: parsed.reason });
+    }
+  });
+  if (invalid > MAX_LISTED_RECIPIENT_ERRORS) {
+    fields.push({ field: "to", description: `${invalid} recipients are invalid; the first ${MAX_LISTED_RECIPIENT_ERRORS} are listed` });
+  }
+  return recipients;
+}

@@ -1,0 +1,57 @@
+// One submit_sm per SMS part, encoded exactly as pricing counted it (lib/messages/segments.ts):
+// GSM-7 unpacked septets with data_coding 0, or UCS-2 big-endian with data_coding 8. Parts of a long
+// message carry a concatenation UDH (IEI 0x00, 8-bit reference) and esm_class 0x40.
+import crypto from "node:crypto";
+import { encodeGsm7, encodeUcs2, segmentMessage } from "@/lib/messages/segments";
+
+export const DATA_CODING = { gsm7: 0x00, ucs2: 0x08 } as const;
+export const ESM_CLASS_UDHI = 0x40;
+/** registered_delivery: a receipt for the final outcome, success or failure. */
+const RECEIPT_ON_FINAL = 0x01;
+const TON_INTERNATIONAL = 0x01;
+const TON_ALPHANUMERIC = 0x05;
+const NPI_ISDN = 0x01;
+const NPI_UNKNOWN = 0x00;
+
+export type SubmitSmFields = {
+  source_addr_ton: number;
+  source_addr_npi: number;
+  source_addr: string;
+  dest_addr_ton: number;
+  dest_addr_npi: number;
+  destination_addr: string;
+  esm_class: number;
+  registered_delivery: number;
+  data_coding: number;
+  short_message: Buffer;
+};
+
+/**
+ * The reference is derived from the message id, so a resubmission after a crash carries the same
+ * reference and a handset that got both copies of a part can still reassemble one message.
+ */
+export function concatenationReference(messageId: string): number {
+  return crypto.createHash("sha256").update(messageId).digest()[0];
+}
+
+export function buildSubmitParts(message: { id: string; to: string; senderId: string; body: string }): SubmitSmFields[] {
+  const { encoding, parts } = segmentMessage(message.body);
+  const encode = encoding === "gsm7" ? encodeGsm7 : encodeUcs2;
+  const numericSender = /^\+?\d+$/.test(message.senderId);
+  const reference = concatenationReference(message.id);
+  return parts.map((text, index) => {
+    const udh = parts.length > 1 ? Buffer.from([0x05, 0x00, 0x03, reference, parts.length, index + 1]) : Buffer.alloc(0);
+    return {
+      source_addr_ton: numericSender ? TON_INTERNATIONAL : TON_ALPHANUMERIC,
+      source_addr_npi: numericSender ? NPI_ISDN : NPI_UNKNOWN,
+      source_addr: message.senderId.replace(/^\+/, ""),
+      dest_addr_ton: TON_INTERNATIONAL,
+      dest_addr_npi: NPI_ISDN,
+      destination_addr: message.to.replace(/^\+/, ""),
+      esm_class: parts.length > 1 ? ESM_CLASS_UDHI : 0,
+      registered_delivery: RECEIPT_ON_FINAL,
+      data_coding: DATA_CODING[encoding],
+      short_message: Buffer.concat([udh, encode(text)]),
+    };
+  });
+}

@@ -1,0 +1,271 @@
+// One SMPP 3.4 transceiver bind to a carrier's SMSC: connects and binds, keeps the link alive with
+// enquire_link, reconnects with backoff, sends submit_sm within a window of outstanding requests at
+// no more than the carrier's TPS over any second, and hands delivery receipts to the caller.
+import smpp from "smpp";
+import type { Logger } from "@/lib/log";
+import { describeCarrier, type CarrierConfig } from "./carrier-config";
+import type { SubmitSmFields } from "./build-submit-parts";
+import { isTemporaryStatus, statusName, STATUS } from "./command-status";
+import { receiptFromDeliverSm, type DeliveryReceipt } from "./parse-receipt";
+import { ThroughputLimiter } from "./throughput-limiter";
+
+export type SubmitOutcome =
+  | { kind: "accepted"; carrierMessageIds: string[]; response: string }
+  /** carrierStatus: the submit_sm_resp status, or null when the carrier never answered (no bind, timeout). */
+  | { kind: "rejected"; temporary: boolean; response: string; carrierStatus: number | null };
+
+export type CarrierConnectionOptions = {
+  /** Stores a receipt; a throw answers the SMSC with a temporary error so that it sends it again. */
+  onReceipt: (receipt: DeliveryReceipt, connection: CarrierConnection) => Promise<void>;
+  logger: Logger;
+  enquireLinkMs?: number;
+  responseTimeoutMs?: number;
+  /** How long a submit waits for a bind before failing as temporary. */
+  bindWaitMs?: number;
+  reconnectMinMs?: number;
+  reconnectMaxMs?: number;
+};
+
+/** Throttled answers retried inside the connection (pausing all sends) before the message goes back to the queue. */
+const THROTTLE_RETRIES = 5;
+const THROTTLE_PAUSE_MS = 100;
+/** Stricter than the carrier's second so that network jitter does not push a burst over its limit. */
+const PACING_WINDOW_MS = 1020;
+const UNBIND_WAIT_MS = 2000;
+
+class TemporaryFailure extends Error {}
+
+export class CarrierConnection {
+  private session: smpp.Session | null = null;
+  private bound = false;
+  private stopping = false;
+  private reconnectDelayMs: number;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private enquireTimer: NodeJS.Timeout | undefined;
+  private readonly limiter: ThroughputLimiter;
+  private readonly waitingForBind = new Set<() => void>();
+  /** Requests sent on the current session and not yet answered; failed when it drops. */
+  private readonly outstanding = new Set<(error: Error) => void>();
+  private windowUsed = 0;
+  private readonly windowWaiters: (() => void)[] = [];
+  private readonly settings: Required<Omit<CarrierConnectionOptions, "onReceipt" | "logger">>;
+  private readonly log: Logger;
+
+  constructor(
+    readonly config: CarrierConfig,
+    private readonly options: CarrierConnectionOptions,
+  ) {
+    this.settings = {
+      enquireLinkMs: options.enquireLinkMs ?? 30_000,
+      responseTimeoutMs: options.responseTimeoutMs ?? 10_000,
+      bindWaitMs: options.bindWaitMs ?? 5_000,
+      reconnectMinMs: options.reconnectMinMs ?? 250,
+      reconnectMaxMs: options.reconnectMaxMs ?? 30_000,
+    };
+    this.reconnectDelayMs = this.settings.reconnectMinMs;
+    this.limiter = new ThroughputLimiter(config.tps, PACING_WINDOW_MS);
+    this.log = options.logger.child({ carrier: config.operator, smsc: describeCarrier(config) });
+  }
+
+  get isBound(): boolean {
+    return this.bound;
+  }
+
+  /** Submits waiting for a window slot or in flight. */
+  get busy(): number {
+    return this.windowUsed + this.windowWaiters.length;
+  }
+
+  start(): void {
+    this.connect();
+  }
+
+  /** Sends every part in order; the first refusal stops the message. */
+  async submitMessage(parts: SubmitSmFields[]): Promise<SubmitOutcome> {
+    const carrierMessageIds: string[] = [];
+    for (const part of parts) {
+      let response: smpp.PDU;
+      try {
+        response = await this.submitPart(part);
+      } catch (error) {
+        if (error instanceof TemporaryFailure) return { kind: "rejected", temporary: true, response: error.message, carrierStatus: null };
+        throw error;
+      }
+      if (response.command_status !== STATUS.ESME_ROK) {
+        const status = response.command_status;
+        return { kind: "rejected", temporary: isTemporaryStatus(status), response: `${statusName(status)} (0x${status.toString(16).padStart(8, "0")})`, carrierStatus: status };
+      }
+      carrierMessageIds.push(String(response.message_id ?? ""));
+    }
+    return { kind: "accepted", carrierMessageIds, response: `ESME_ROK id:${carrierMessageIds.join(",")}` };
+  }
+
+  /** Unbinds (bounded wait) and closes; no reconnect afterwards. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.enquireTimer);
+    for (const wake of this.waitingForBind) wake();
+    const session = this.session;
+    if (!session) return;
+    if (this.bound) {
+      await Promise.race([this.request(session, new smpp.PDU("unbind")).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, UNBIND_WAIT_MS))]);
+    }
+    await new Promise<void>((resolve) => {
+      if (session.socket.destroyed) return resolve();
+      session.socket.once("close", () => resolve());
+      session.destroy();
+    });
+  }
+
+  private async submitPart(fields: SubmitSmFields): Promise<smpp.PDU> {
+    await this.acquireWindow();
+    try {
+      for (let throttled = 0; ; throttled++) {
+        const session = await this.boundSession();
+        await this.limiter.take();
+        const response = await this.request(session, new smpp.PDU("submit_sm", { ...fields }));
+        if (response.command_status !== STATUS.ESME_RTHROTTLED || throttled >= THROTTLE_RETRIES) return response;
+        this.limiter.pause(THROTTLE_PAUSE_MS * 2 ** throttled);
+      }
+    } finally {
+      this.releaseWindow();
+    }
+  }
+
+  private async acquireWindow(): Promise<void> {
+    if (this.windowUsed < this.config.window) {
+      this.windowUsed++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.windowWaiters.push(resolve));
+  }
+
+  private releaseWindow(): void {
+    const next = this.windowWaiters.shift();
+    if (next) next(); // the slot passes straight to the next waiter
+    else this.windowUsed--;
+  }
+
+  private async boundSession(): Promise<smpp.Session> {
+    if (!this.bound && !this.stopping) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(wake, this.settings.bindWaitMs);
+        function wake() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.waitingForBind.add(wake);
+      });
+    }
+    if (!this.bound || !this.session) throw new TemporaryFailure(this.stopping ? "connection stopping" : "no bind to the carrier");
+    return this.session;
+  }
+
+  /** Sends a request PDU and resolves with its response; a lost link or a timeout is temporary. */
+  private request(session: smpp.Session, pdu: smpp.PDU): Promise<smpp.PDU> {
+    return new Promise((resolve, reject) => {
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        this.outstanding.delete(fail);
+        reject(error);
+      };
+      const timer = setTimeout(() => fail(new TemporaryFailure(`no ${pdu.command}_resp within ${this.settings.responseTimeoutMs} ms`)), this.settings.responseTimeoutMs);
+      this.outstanding.add(fail);
+      const sent = session.send(pdu, (response) => {
+        clearTimeout(timer);
+        this.outstanding.delete(fail);
+        resolve(response);
+      });
+      if (!sent) fail(new TemporaryFailure("connection to the carrier lost"));
+    });
+  }
+
+  private connect(): void {
+    if (this.stopping) return;
+    const session = smpp.connect({ host: this.config.host, port: this.config.port });
+    this.session = session;
+    const bindTimer = setTimeout(() => {
+      this.log.warn("no bind within the response timeout; reconnecting");
+      session.destroy();
+    }, this.settings.responseTimeoutMs);
+
+    session.on("connect", () => {
+      const bind = new smpp.PDU("bind_transceiver", {
+        system_id: this.config.systemId,
+        password: this.config.password,
+        system_type: this.config.systemType,
+        interface_version: 0x34,
+      });
+      this.request(session, bind).then(
+        (response) => {
+          clearTimeout(bindTimer);
+          if (response.command_status !== STATUS.ESME_ROK) {
+            this.log.error({ status: statusName(response.command_status) }, "bind refused");
+            session.destroy();
+            return;
+          }
+          this.onBound(session);
+        },
+        () => session.destroy(),
+      );
+    });
+    session.on("deliver_sm", (pdu: smpp.PDU) => void this.onDeliverSm(session, pdu));
+    session.on("enquire_link", (pdu: smpp.PDU) => session.send(pdu.response()));
+    session.on("unbind", (pdu: smpp.PDU) => {
+      session.send(pdu.response());
+      session.close();
+    });
+    session.on("error", (error: Error) => this.log.warn({ err: error.message }, "SMPP connection error"));
+    session.on("close", () => {
+      clearTimeout(bindTimer);
+      this.onClosed(session);
+    });
+  }
+
+  private onBound(session: smpp.Session): void {
+    this.bound = true;
+    this.reconnectDelayMs = this.settings.reconnectMinMs;
+    this.log.info("bound (transceiver)");
+    for (const wake of this.waitingForBind) wake();
+    this.waitingForBind.clear();
+    clearInterval(this.enquireTimer);
+    this.enquireTimer = setInterval(() => {
+      this.request(session, new smpp.PDU("enquire_link")).catch(() => {
+        this.log.warn("enquire_link unanswered; reconnecting");
+        session.destroy();
+      });
+    }, this.settings.enquireLinkMs);
+  }
+
+  private onClosed(session: smpp.Session): void {
+    if (session !== this.session) return;
+    const wasBound = this.bound;
+    this.bound = false;
+    this.session = null;
+    clearInterval(this.enquireTimer);
+    for (const fail of [...this.outstanding]) fail(new TemporaryFailure("connection to the carrier lost"));
+    if (this.stopping) return;
+    const delay = Math.round(this.reconnectDelayMs * (0.8 + Math.random() * 0.4));
+    if (wasBound) this.log.warn({ reconnectInMs: delay }, "connection lost");
+    this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, this.settings.reconnectMaxMs);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Receipts are acknowledged after they are stored, so a crash before that gets them resent. */
+  private async onDeliverSm(session: smpp.Session, pdu: smpp.PDU): Promise<void> {
+    const receipt = receiptFromDeliverSm(pdu);
+    if (!receipt) {
+      this.log.info({ esmClass: pdu.esm_class }, "deliver_sm that is not a receipt acknowledged and ignored");
+      session.send(pdu.response());
+      return;
+    }
+    try {
+      await this.options.onReceipt(receipt, this);
+      session.send(pdu.response());
+    } catch (error) {
+      this.log.error({ err: error, carrierMessageId: receipt.messageId }, "receipt not stored; asking the SMSC to resend");
+      session.send(pdu.response({ command_status: STATUS.ESME_RX_T_APPN }));
+    }
+  }
+}

@@ -1,0 +1,52 @@
+// A carrier's throughput limit "over any second": the (n+1)th send waits until a full window has
+// passed since the send n places before it. Exact for every sliding window, unlike a token bucket,
+// whose burst can put up to twice the rate into one second. Used by the client (waits) and by the
+// SMSC simulator (refuses with ESME_RTHROTTLED).
+import { setTimeout as sleep } from "node:timers/promises";
+
+export class ThroughputLimiter {
+  /** Times of the last `perWindow` sends, as a ring; slot `next` holds the oldest. */
+  private readonly sentAt: number[];
+  private next = 0;
+  private pausedUntil = 0;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly perWindow: number,
+    private readonly windowMs = 1000,
+  ) {
+    this.sentAt = new Array<number>(perWindow).fill(Number.NEGATIVE_INFINITY);
+  }
+
+  /** Milliseconds until the next send is allowed (0: now). */
+  waitMs(now = performance.now()): number {
+    return Math.max(0, this.sentAt[this.next] + this.windowMs - now, this.pausedUntil - now);
+  }
+
+  /** Takes a send slot now if the window allows it (the simulator's check). */
+  tryTake(now = performance.now()): boolean {
+    if (this.waitMs(now) > 0) return false;
+    this.record(now);
+    return true;
+  }
+
+  /** Resolves when a send is allowed, in call order (the client's pacing). */
+  take(): Promise<void> {
+    const turn = this.queue.then(async () => {
+      for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) await sleep(Math.ceil(wait));
+      this.record(performance.now());
+    });
+    this.queue = turn;
+    return turn;
+  }
+
+  /** Holds every send back for a while (the carrier said it is throttling). */
+  pause(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, performance.now() + ms);
+  }
+
+  private record(now: number): void {
+    this.sentAt[this.next] = now;
+    this.next = (this.next + 1) % this.perWindow;
+  }
+}

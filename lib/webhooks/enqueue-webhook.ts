@@ -1,0 +1,23 @@
+// A status change of a message with a webhook_url creates one WebhookDelivery row, in the
+// transaction of the change (so an event is never lost nor doubled: unique messageId + eventType).
+// The payload is fixed at that moment: { type, timestamp, data: <Sms object as GET /api/v1/sms/{id}> }.
+import crypto from "node:crypto";
+import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { serializeSms } from "@/lib/api/sms/serialize-sms";
+import type { Message } from "@/lib/delivery/message-row";
+
+export type WebhookEventType = "message.success" | "message.failed" | "message.delivered";
+
+function webhookPayload(message: Message, type: WebhookEventType, at: Date): string {
+  return JSON.stringify({ type, timestamp: at.toISOString(), data: serializeSms(message) });
+}
+
+export async function enqueueWebhook(tx: SqlExecutor, message: Message, type: WebhookEventType, at: Date): Promise<void> {
+  if (!message.webhookUrl) return;
+  const now = toDbTime(at);
+  await tx.run(
+    `INSERT INTO "WebhookDelivery" ("id", "accountId", "messageId", "url", "eventType", "payload", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
+     VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT ("messageId", "eventType") DO NOTHING`,
+    [crypto.randomUUID(), message.accountId, message.id, message.webhookUrl, type, webhookPayload(message, type, at), now, now, now],
+  );
+}

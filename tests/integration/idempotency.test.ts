@@ -1,0 +1,119 @@
+// Idempotency-Key on the send endpoints, over HTTP: a replay is the first response byte for byte and
+// charges nothing again; a different request under the same key is refused; concurrent duplicates
+// charge once; failed requests do not consume the key; keys are per account and expire after 24 h.
+import crypto from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { creditBalance } from "@/lib/ledger/credit-balance";
+import { expectKitError, expectLegacyError, seedAccount, useApiServer, type SeededAccount } from "../helpers/api-test-server";
+
+const { api } = useApiServer({ RATE_LIMIT_PER_SECOND: "100000" });
+
+const SINGLE = { to: "+263771234567", message: "Pay day", from: "ACME" };
+const BULK = { to: ["+263771234567", "+263711234567"], message: "Pay day", from: "ACME" };
+
+async function state(account: SeededAccount) {
+  const { balance } = await db().account.findUniqueOrThrow({ where: { id: account.accountId } });
+  return { balance, messages: await db().message.count({ where: { accountId: account.accountId } }) };
+}
+
+function post(account: SeededAccount, path: string, body: unknown, key: string) {
+  return api("POST", path, { token: account.token, body, headers: { "idempotency-key": key } });
+}
+
+describe("Idempotency-Key", () => {
+  it.each([
+    ["/api/v1/sms", SINGLE, 1],
+    ["/api/v1/sms/bulk", BULK, 2],
+  ])("POST %s: the same key and body replays the first response exactly and charges once", async (path, body, perSend) => {
+    const account = await seedAccount();
+    const before = await state(account);
+    const key = crypto.randomUUID();
+    const first = await post(account, path, body, key);
+    expect(first.status).toBe(202);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const afterFirst = await state(account);
+    expect(afterFirst.messages).toBe(before.messages + perSend);
+
+    const second = await post(account, path, body, key);
+    expect(second.status).toBe(202);
+    expect(second.text).toBe(first.text);
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(await state(account)).toEqual(afterFirst);
+
+    // Without the key, the same body is a new send.
+    expect((await api("POST", path, { token: account.token, body })).status).toBe(202);
+    expect((await state(account)).messages).toBe(afterFirst.messages + perSend);
+  });
+
+  it("refuses the same key with a different body or endpoint: 422 in each endpoint's shape, nothing sent", async () => {
+    const account = await seedAccount();
+    const key = crypto.randomUUID();
+    expect((await post(account, "/api/v1/sms", SINGLE, key)).status).toBe(202);
+    const before = await state(account);
+    const changed = await post(account, "/api/v1/sms", { ...SINGLE, message: "Pay day!" }, key);
+    expectLegacyError(changed, 422, "ERR_IDEMPOTENCY_KEY_REUSED");
+    expect(changed.body.error.description).toMatch(/different request/);
+    expectKitError(await post(account, "/api/v1/sms/bulk", BULK, key), 422, "IDEMPOTENCY_KEY_REUSED");
+    expect(await state(account)).toEqual(before);
+  });
+
+  it("charges once for concurrent duplicates: the others replay or are told the first is in progress", async () => {
+    const account = await seedAccount();
+    const before = await state(account);
+    const key = crypto.randomUUID();
+    const calls = await Promise.all(Array.from({ length: 20 }, () => post(account, "/api/v1/sms", SINGLE, key)));
+    const accepted = calls.filter((call) => call.status === 202);
+    expect(accepted.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(accepted.map((call) => call.body.id)).size).toBe(1);
+    for (const call of calls.filter((call) => call.status !== 202)) {
+      expectLegacyError(call, 409, "ERR_CONFLICT");
+      expect(call.headers.get("retry-after")).toBe("1");
+    }
+    const after = await state(account);
+    expect(after.messages).toBe(before.messages + 1);
+    expect(after.balance).toBe(before.balance - 350n);
+    expect((await post(account, "/api/v1/sms", SINGLE, key)).text).toBe(accepted[0].text);
+  });
+
+  it("does not keep a failed request's key: the same request succeeds after a top-up", async () => {
+    const account = await seedAccount({ balance: 100n });
+    const key = crypto.randomUUID();
+    expectLegacyError(await post(account, "/api/v1/sms", SINGLE, key), 422, "ERR_INSUFFICIENT_BALANCE");
+    expectLegacyError(await post(account, "/api/v1/sms", { ...SINGLE, from: "NOPE" }, key), 400, "ERR_BAD_REQUEST");
+    await creditBalance({ accountId: account.accountId, amount: 10_000n, actor: "test" });
+    const retried = await post(account, "/api/v1/sms", SINGLE, key);
+    expect(retried.status).toBe(202);
+    expect((await post(account, "/api/v1/sms", SINGLE, key)).text).toBe(retried.text);
+  });
+
+  it("keeps keys per account, and forgets them after 24 hours", async () => {
+    const first = await seedAccount({ name: "First" });
+    const second = await seedAccount({ name: "Second" });
+    const key = crypto.randomUUID();
+    const a = await post(first, "/api/v1/sms", SINGLE, key);
+    const b = await post(second, "/api/v1/sms", SINGLE, key);
+    expect([a.status, b.status]).toEqual([202, 202]);
+    expect(a.body.id).not.toBe(b.body.id);
+
+    const stored = await db().idempotencyKey.findUniqueOrThrow({ where: { accountId_key: { accountId: first.accountId, key } } });
+    expect(stored.expiresAt.getTime() - stored.createdAt.getTime()).toBe(24 * 60 * 60 * 1000);
+    await db().idempotencyKey.update({ where: { accountId_key: { accountId: first.accountId, key } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const afterExpiry = await post(first, "/api/v1/sms", { ...SINGLE, message: "A new request" }, key);
+    expect(afterExpiry.status).toBe(202);
+    expect(afterExpiry.body.message).toBe("A new request");
+  });
+
+  it.each([
+    ["too long", "k".repeat(256)],
+    ["with a space", "my key"],
+    ["with a non-ASCII character", "clé"],
+  ])("400 for a key %s", async (_case, key) => {
+    const account = await seedAccount();
+    const before = await state(account);
+    const call = await api("POST", "/api/v1/sms/bulk", { token: account.token, body: BULK, headers: { "idempotency-key": key } });
+    expectKitError(call, 400, "BAD_REQUEST");
+    expect(call.body.message).toBe("Invalid Idempotency-Key");
+    expect(await state(account)).toEqual(before);
+  });
+});
