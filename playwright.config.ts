@@ -1,9 +1,17 @@
 import { defineConfig } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-const port = Number(process.env.E2E_PORT ?? 3210);
-export const e2eDataDir = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), "tumira-e2e");
+// A free port and a fresh data directory per run, chosen once by the runner and inherited (through
+// the environment) by its workers, which load this file again.
+process.env.E2E_PORT ??= execFileSync(process.execPath, ["-e", "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"], { encoding: "utf8" });
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "tumira-e2e-"));
+
+const port = Number(process.env.E2E_PORT);
+export const e2eDataDir = process.env.E2E_DATA_DIR;
+export const e2eBaseUrl = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
   testDir: "e2e",
@@ -15,7 +23,8 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   globalSetup: "./e2e/global-setup.ts",
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: e2eBaseUrl,
+    viewport: { width: 1366, height: 900 },
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
     launchOptions: {
@@ -26,7 +35,7 @@ export default defineConfig({
   webServer: {
     // A fresh database for every run; the built app started as `npm start` would, without the build step.
     command: `rm -rf ${e2eDataDir} && node --import tsx server.ts`,
-    url: `http://127.0.0.1:${port}/api/health`,
+    url: `${e2eBaseUrl}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
     env: {
@@ -34,10 +43,10 @@ export default defineConfig({
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: e2eDataDir,
-      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+      NEXTAUTH_URL: e2eBaseUrl,
       LOG_LEVEL: "warn",
       WEBHOOK_ALLOW_PRIVATE: "true",
-      SMSC_SIMULATOR_PORT: String(port + 1),
+      SMSC_SIMULATOR_PORT: "0",
       SMSC_SIMULATOR_DLR_DELAY_MS: "300",
     },
     stdout: "pipe",

@@ -3,7 +3,7 @@ import { buttonClass } from "./ui/button";
 /** A GET form of filters: the URL holds the state, so filtered views can be linked and reloaded. */
 export function FilterBar({ children, resetHref }: { children: React.ReactNode; resetHref: string }) {
   return (
-    <form method="get" className="flex flex-wrap items-end gap-3 border-b border-slate-100 px-5 py-4" role="search">
+    <form method="get" className="grid items-end gap-3 border-b border-slate-100 px-5 py-4 sm:grid-cols-2 lg:grid-cols-4" role="search">
       {children}
       <div className="flex gap-2">
         <button type="submit" className={buttonClass("secondary")}>Apply</button>

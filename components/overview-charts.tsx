@@ -22,10 +22,10 @@ export function OverviewCharts({ days, carriers, currency }: { days: ChartDay[];
               <YAxis allowDecimals={false} tick={axis} tickLine={false} axisLine={false} />
               <Tooltip labelFormatter={(day) => shortDay(String(day))} cursor={{ fill: "#f1f5f9" }} />
               <Legend iconType="circle" wrapperStyle={{ fontSize: 12 }} />
-              <Bar dataKey="delivered" name="Delivered" stackId="outcome" fill="#16a34a" />
-              <Bar dataKey="sent" name="Sent, no receipt" stackId="outcome" fill="#38bdf8" />
-              <Bar dataKey="failed" name="Failed" stackId="outcome" fill="#ef4444" />
-              <Bar dataKey="inFlight" name="In flight" stackId="outcome" fill="#cbd5e1" radius={[3, 3, 0, 0]} />
+              <Bar isAnimationActive={false} dataKey="delivered" name="Delivered" stackId="outcome" fill="#16a34a" />
+              <Bar isAnimationActive={false} dataKey="sent" name="Sent, no receipt" stackId="outcome" fill="#38bdf8" />
+              <Bar isAnimationActive={false} dataKey="failed" name="Failed" stackId="outcome" fill="#ef4444" />
+              <Bar isAnimationActive={false} dataKey="inFlight" name="In flight" stackId="outcome" fill="#cbd5e1" radius={[3, 3, 0, 0]} />
             </BarChart>
           </ResponsiveContainer>
         </CardBody>
@@ -39,7 +39,7 @@ export function OverviewCharts({ days, carriers, currency }: { days: ChartDay[];
               <XAxis dataKey="day" tickFormatter={shortDay} tick={axis} tickLine={false} axisLine={false} />
               <YAxis tick={axis} tickLine={false} axisLine={false} tickFormatter={(value: number) => value.toFixed(2)} />
               <Tooltip labelFormatter={(day) => shortDay(String(day))} formatter={(value) => [`${currency} ${Number(value).toFixed(4)}`, "Spend"]} cursor={{ fill: "#f1f5f9" }} />
-              <Bar dataKey="spend" name="Spend" fill="#15803d" radius={[3, 3, 0, 0]} />
+              <Bar isAnimationActive={false} dataKey="spend" name="Spend" fill="#15803d" radius={[3, 3, 0, 0]} />
             </BarChart>
           </ResponsiveContainer>
         </CardBody>
@@ -53,7 +53,7 @@ export function OverviewCharts({ days, carriers, currency }: { days: ChartDay[];
               <XAxis type="number" domain={[0, 100]} tick={axis} tickLine={false} axisLine={false} tickFormatter={(value: number) => `${value}%`} />
               <YAxis type="category" dataKey="operator" tick={axis} tickFormatter={(name: string) => name.charAt(0).toUpperCase() + name.slice(1)} tickLine={false} axisLine={false} width={64} />
               <Tooltip formatter={(value, _name, item) => [value === null ? "no finished messages" : `${Number(value).toFixed(1)}% of ${(item.payload as ChartCarrier).final}`, "Delivered"]} cursor={{ fill: "#f1f5f9" }} />
-              <Bar dataKey="rate" name="Delivery rate" fill="#0ea5e9" radius={[0, 3, 3, 0]} barSize={18} />
+              <Bar isAnimationActive={false} dataKey="rate" name="Delivery rate" fill="#0ea5e9" radius={[0, 3, 3, 0]} barSize={18} />
             </BarChart>
           </ResponsiveContainer>
         </CardBody>

@@ -41,10 +41,12 @@ export default async function DashboardLayout({ children }: { children: React.Re
   ].filter((section) => section.items.length > 0);
   return (
     <Providers>
-      <Sidebar sections={sections} user={{ email: user.email, role: user.role }} accountName={account?.name ?? "Tumira staff"} />
-      <main className="min-h-screen lg:pl-64">
-        <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-10 lg:py-10">{children}</div>
-      </main>
+      <div className="min-h-screen lg:flex">
+        <Sidebar sections={sections} user={{ email: user.email, role: user.role }} accountName={account?.name ?? "Tumira platform"} />
+        <main className="min-w-0 flex-1">
+          <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-10 lg:py-10">{children}</div>
+        </main>
+      </div>
     </Providers>
   );
 }

@@ -60,7 +60,8 @@ export default async function OverviewPage() {
               <li key={row.id}>
                 <Link href={`/dashboard/messages/${row.id}`} className="flex items-center gap-4 px-5 py-3 hover:bg-slate-50">
                   <span className="w-36 shrink-0 text-sm font-medium text-slate-900">{row.to}</span>
-                  <span className="min-w-0 flex-1 truncate text-sm text-slate-500">{row.bodyPreview}</span>
+                  <span className="hidden min-w-0 flex-1 truncate text-sm text-slate-500 sm:block">{row.bodyPreview}</span>
+                  <span className="flex-1 sm:hidden" />
                   <MessageStatus status={row.status} deliveredAt={row.deliveredAt} />
                   <span className="hidden w-24 text-right text-xs text-slate-400 sm:block"><RelativeTime value={row.createdAt} /></span>
                 </Link>

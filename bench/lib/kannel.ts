@@ -26,8 +26,9 @@ export type Kannel = {
   /** sendsms path for wrk, with a fresh {msisdn} per request. */
   sendsmsPath: string;
   counters: () => Promise<KannelCounters>;
-  /** Connects the SMSC that was held back (fake: starts fakesmsc; SMPP: admin start-smsc). */
-  connectSmsc: () => Promise<void>;
+  /** Starts the fake SMSC client (until then, bearerbox queues what it accepts). */
+  connectFakeSmsc: () => void;
+  waitUntilOnline: () => Promise<void>;
   peakRssMb: () => number;
   stop: () => Promise<void>;
 };
@@ -62,6 +63,7 @@ transceiver-mode = true
 system-type = ""
 smsc-username = ${smsc.systemId}
 smsc-password = ${smsc.password}
+reconnect-delay = 1
 max-pending-submits = ${smsc.window}
 source-addr-ton = 5
 source-addr-npi = 0
@@ -126,8 +128,11 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
 const COUNTERS_PATTERN =
   /<sms>\s*<received><total>\d+<\/total><queued>\d+<\/queued><\/received>\s*<sent><total>(\d+)<\/total><queued>(\d+)<\/queued><\/sent>\s*<storesize>(-?\d+)<\/storesize>/;
 
-/** Starts bearerbox and smsbox; with connected false the SMSC stays away and messages wait in the queue. */
-export async function startKannel(options: { smsc: KannelSmsc; connected: boolean }): Promise<Kannel> {
+/**
+ * Starts bearerbox and smsbox. While the SMSC is not connected (fake: until connectFakeSmsc; SMPP:
+ * until something listens on its port, retried every second) bearerbox queues what it accepts.
+ */
+export async function startKannel(options: { smsc: KannelSmsc }): Promise<Kannel> {
   await ensureKannelInstalled();
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "tumira-bench-kannel-"));
   const ports = { admin: await freePort(), smsbox: await freePort(), smsc: await freePort(), sendsms: await freePort() };
@@ -149,32 +154,19 @@ export async function startKannel(options: { smsc: KannelSmsc; connected: boolea
     for (const box of [...boxes].reverse()) await stopBox(box);
     fs.rmSync(directory, { recursive: true, force: true });
   };
-  const admin = async (command: string) => {
-    const response = await fetch(`${adminUrl}/${command}?smsc=${SMSC_ID}&password=${PASSWORD}`);
-    if (!response.ok) throw new Error(`Kannel admin ${command} answered ${response.status}: ${await response.text()}`);
+  const connectFakeSmsc = () => {
+    if (options.smsc.kind !== "fake") throw new Error("Kannel is configured for an SMPP SMSC");
+    // -m 0: the fake SMSC sends no mobile-originated messages, it only takes what bearerbox pushes.
+    boxes.push(startBox(FAKESMSC, [...QUIET, "-H", "127.0.0.1", "-r", String(ports.smsc), "-m", "0", "1 2 text x"], logFile));
   };
-  const smscOnline = async () => /<status>online/.test(await (await fetch(`${adminUrl}/status.xml?password=${PASSWORD}`)).text());
-  const connectSmsc = async () => {
-    if (options.smsc.kind === "fake") {
-      // -m 0: send no mobile-originated messages, only receive what bearerbox pushes.
-      boxes.push(startBox(FAKESMSC, [...QUIET, "-H", "127.0.0.1", "-r", String(ports.smsc), "-m", "0", "1 2 text x"], logFile));
-    } else {
-      await admin("start-smsc");
-    }
-  };
+  const waitUntilOnline = () =>
+    waitFor("SMSC connection", async () => /<status>online/.test(await (await fetch(`${adminUrl}/status.xml?password=${PASSWORD}`)).text()));
 
   try {
     boxes.push(startBox(BEARERBOX, [...QUIET, configFile], logFile));
     await waitFor("bearerbox", async () => (await fetch(`${adminUrl}/status.txt?password=${PASSWORD}`)).ok);
     boxes.push(startBox(SMSBOX, [...QUIET, configFile], logFile));
     await waitFor("smsbox", async () => (await fetch(`${sendsmsUrl}/cgi-bin/sendsms`)).status > 0);
-    if (options.smsc.kind === "smpp") {
-      await waitFor("SMPP bind", smscOnline);
-      if (!options.connected) await admin("stop-smsc");
-    } else if (options.connected) {
-      await connectSmsc();
-    }
-    if (options.connected) await waitFor("SMSC connection", smscOnline);
   } catch (error) {
     const logTail = fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8").slice(-3000) : "";
     await stop();
@@ -185,7 +177,8 @@ export async function startKannel(options: { smsc: KannelSmsc; connected: boolea
     sendsmsUrl,
     sendsmsPath: `/cgi-bin/sendsms?username=${PASSWORD}&password=${PASSWORD}&from=${BENCH_SENDER}&to={msisdn}&text=${encodeURIComponent(BENCH_TEXT)}`,
     counters,
-    connectSmsc,
+    connectFakeSmsc,
+    waitUntilOnline,
     peakRssMb: () => boxes.reduce((sum, box) => sum + (peakRssMb(box.pid!) ?? 0), 0),
     stop,
   };

@@ -61,13 +61,6 @@ export async function startTumira(database: BenchDatabase, env: Record<string, s
   };
 }
 
-/** Whether the server has a route for this request (a missing route answers 404 NOT_FOUND "No endpoint"). */
-export async function hasEndpoint(baseUrl: string, method: string, path: string): Promise<boolean> {
-  const response = await fetch(baseUrl + path, { method, headers: { "content-type": "application/json" }, body: method === "GET" ? undefined : "{}" });
-  const text = await response.text();
-  return !(response.status === 404 && text.includes("No endpoint"));
-}
-
 export type TumiraRun = { database: BenchDatabase; account: BenchAccount; server: TumiraServer };
 
 /** Fresh database, bench account and server for one run; everything is stopped and dropped after. */
@@ -99,6 +92,6 @@ export async function withSql<T>(database: BenchDatabase, fn: (sql: Sql) => Prom
   }
 }
 
-export async function countMessages(database: BenchDatabase, where = "1 = 1"): Promise<number> {
-  return withSql(database, async (sql) => Number((await sql.get<{ count: number }>(`SELECT COUNT(*) AS "count" FROM "Message" WHERE ${where}`))!.count));
+export async function countMessages(database: BenchDatabase): Promise<number> {
+  return withSql(database, async (sql) => Number((await sql.get<{ count: number }>(`SELECT COUNT(*) AS "count" FROM "Message"`))!.count));
 }

@@ -5,7 +5,7 @@ import { createBenchDatabase, type Engine } from "../lib/database";
 import { log, round, type Table } from "../lib/report";
 import { insertRowsRaw, listTables, rowsSince, selectRows, snapshotRows } from "../lib/row-copy";
 import type { BenchSettings, ScenarioResult } from "../lib/settings";
-import { BENCH_SENDER, BENCH_TEXT, cli, hasEndpoint, withFreshTumira, withSql } from "../lib/tumira";
+import { BENCH_SENDER, BENCH_TEXT, cli, withFreshTumira, withSql } from "../lib/tumira";
 
 /** Econet (77, 78), NetOne (71), Telecel (73; 730 is not one of its ranges). */
 const PREFIXES = ["771", "781", "711", "731"];
@@ -40,10 +40,6 @@ type BulkRow = { engine: Engine; recipients: number; seconds: number; rawSeconds
 
 async function measureEngine(settings: BenchSettings, engine: Engine): Promise<{ rows: BulkRow[]; peakRssMb: number | null }> {
   return withFreshTumira(settings, engine, "bulk", async ({ database, account, server }) => {
-    if (!(await hasEndpoint(server.url, "POST", "/api/v1/sms/bulk"))) {
-      log(`bulk/${engine}: POST /api/v1/sms/bulk does not exist yet, skipped`);
-      return { rows: [], peakRssMb: null };
-    }
     const baseline = await createBenchDatabase(engine, settings.postgresAdminUrl);
     try {
       await cli(baseline, ["migrate"]);
@@ -92,6 +88,7 @@ export async function runBulkScenario(settings: BenchSettings): Promise<Scenario
     notes: [
       ...Object.entries(peakRss).map(([engine, rss]) => `peak server RSS (${engine}): ${rss === null ? "n/a" : `${round(rss)} MB`}`),
       ...rows.slice(-1).map((row) => `rows written by the largest send: ${JSON.stringify(row.rowsWritten)}; the raw insert writes the same rows`),
+      "target (issue 6): 100,000 recipients in ≤ 2 s on SQLite, ≤ 5 × the raw insert, RSS ≤ 400 MB",
     ],
   };
   return { scenario: "bulk", tables: [table], data: { rows, peakRssMb: peakRss } };

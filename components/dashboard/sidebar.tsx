@@ -86,10 +86,11 @@ export function Sidebar({ sections, user, accountName }: { sections: NavSection[
       {open && <div className="fixed inset-0 z-30 bg-slate-900/30 lg:hidden" onClick={() => setOpen(false)} aria-hidden />}
       <aside
         className={cn(
-          "fixed inset-y-0 left-0 z-40 flex w-64 flex-col border-r border-slate-200 bg-white transition-transform lg:translate-x-0",
+          "fixed inset-y-0 left-0 z-40 w-64 shrink-0 border-r border-slate-200 bg-white transition-transform lg:static lg:translate-x-0",
           open ? "translate-x-0" : "-translate-x-full max-lg:invisible",
         )}
       >
+        <div className="flex h-full flex-col lg:sticky lg:top-0 lg:h-screen">
         <div className="flex h-14 items-center border-b border-slate-200 px-5">{brand}</div>
         <div className="border-b border-slate-200 px-5 py-3">
           <p className="text-[11px] font-semibold tracking-wider text-slate-400 uppercase">{user.role === "support" || user.role === "admin" ? "Platform" : "Account"}</p>
@@ -97,6 +98,7 @@ export function Sidebar({ sections, user, accountName }: { sections: NavSection[
         </div>
         {nav}
         {account}
+        </div>
       </aside>
     </>
   );

@@ -33,11 +33,11 @@ export function Field({
 }
 
 export function Input({ className, invalid, ...props }: React.InputHTMLAttributes<HTMLInputElement> & { invalid?: boolean }) {
-  return <input aria-invalid={invalid || undefined} aria-describedby={invalid && props.id ? `${props.id}-error` : undefined} className={cn(inputClass, className)} {...props} />;
+  return <input aria-invalid={invalid || undefined} aria-describedby={invalid && props.id ? `${props.id}-error` : undefined} className={cn(inputClass, "h-9", className)} {...props} />;
 }
 
 export function Select({ className, invalid, ...props }: React.SelectHTMLAttributes<HTMLSelectElement> & { invalid?: boolean }) {
-  return <select aria-invalid={invalid || undefined} className={cn(inputClass, "pr-8", className)} {...props} />;
+  return <select aria-invalid={invalid || undefined} className={cn(inputClass, "h-9 pr-8", className)} {...props} />;
 }
 
 export function Textarea({ className, invalid, ...props }: React.TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean }) {

@@ -1,5 +1,5 @@
-// The dispatcher: for each carrier (live and test traffic apart) it claims due messages, about one
-// second of the carrier's throughput at a time, submits them over the carrier's connection, and
+// The dispatcher: for each carrier (live and test traffic apart) it claims due messages, enough to
+// keep the connection's send window full, submits them over the carrier's connection, and
 // group-commits the answers. Expired leases of dead dispatchers are swept back to the queue.
 // stop(): no new claims, in-flight submits get a bounded grace, unanswered claims are released.
 import crypto from "node:crypto";
@@ -28,7 +28,7 @@ export type DispatcherOptions = {
   stopGraceMs?: number;
 };
 
-const MAX_CLAIM = 1000;
+const MAX_CLAIM = 500;
 const MAX_WRITE_BATCH = 500;
 const WRITE_RETRIES = 3;
 
@@ -71,9 +71,12 @@ export class Dispatcher {
     this.log.info({ released }, "dispatcher stopped; unsent claims released to the queue");
   }
 
-  /** About one second of the carrier's throughput in flight, and at least its window. */
+  /**
+   * Twice the send window: the window stays full while the next claim is made, and a claim never
+   * waits long in this process (its lease keeps running while it waits).
+   */
   private capacity(connection: CarrierConnection): number {
-    return Math.min(MAX_CLAIM, Math.max(connection.config.window, connection.config.tps));
+    return Math.min(MAX_CLAIM, connection.config.window * 2);
   }
 
   private async runRoute(route: DispatchRoute): Promise<void> {

@@ -20,7 +20,7 @@ export type DeliveryTuning = {
   dispatcher?: Partial<Omit<DispatcherOptions, "routes" | "logger">>;
   connections?: Partial<Omit<CarrierConnectionOptions, "onReceipt" | "logger">>;
   webhooks?: Partial<Omit<WebhookSenderOptions, "logger">>;
-  receiptRetryMs?: number;
+  receipts?: { retryMs?: number; giveUpMs?: number };
 };
 
 export async function startDeliveryServices(options: BackgroundOptions, tuning: DeliveryTuning = {}): Promise<BackgroundService[]> {
@@ -36,7 +36,7 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
   if (!options.dispatcher) return services;
   const testSimulatorPort = sharedSimulatorPort ?? (await startSimulator(0, "127.0.0.1"));
 
-  const receipts = new ReceiptHandler({ logger, retryMs: tuning.receiptRetryMs });
+  const receipts = new ReceiptHandler({ logger, ...tuning.receipts });
   const connections = new Map<string, CarrierConnection>();
   const connectionFor = (config: CarrierConfig) => {
     const key = `${config.host}:${config.port}:${config.systemId}`;
@@ -54,8 +54,8 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
   services.push({
     name: "carrier-connections",
     stop: async () => {
-      await Promise.all([...connections.values()].map((connection) => connection.stop()));
       receipts.stop();
+      await Promise.all([...connections.values()].map((connection) => connection.stop()));
     },
   });
 

@@ -3,12 +3,14 @@
 //   acceptMessages(input: AcceptMessagesInput): Promise<AcceptedSend>
 //   type AcceptMessagesInput, AcceptedSend, AcceptedMessage (from ./commit-sends), MAX_BULK_RECIPIENTS
 // It validates everything a caller can get wrong (all field errors at once, VALIDATION_ERROR naming
-// `to` / `to[i]`, `message`, `from`, `webhook_url`), checks the webhook URL's addresses, then commits:
+// `to` / `to[i]`, `message`, `from`, `webhook_url`), vets the webhook URL's addresses (unless
+// WEBHOOK_ALLOW_PRIVATE), then commits:
 // the sender must be an approved sender id of the account (else BAD_REQUEST naming `from`), each
 // recipient is priced (segments × the carrier's rate for the account), and in one transaction the
 // charge is held (live keys only; all-or-nothing, else INSUFFICIENT_BALANCE and nothing is written)
 // and the messages are stored `enqueued`. Single sends are group-committed with concurrent ones.
 import { AppError, type FieldError } from "@/lib/errors";
+import { getEnv } from "@/lib/env";
 import type { KeyMode } from "@/lib/api/keys/token";
 import { checkWebhookUrl, parseWebhookUrl } from "@/lib/webhooks/check-webhook-url";
 import { MAX_SEGMENTS, segmentMessage } from "./segments";
@@ -25,6 +27,9 @@ const MAX_LISTED_RECIPIENT_ERRORS = 100;
 const MAX_SINGLE_SENDS_PER_COMMIT = 512;
 /** A longer body cannot fit MAX_SEGMENTS parts in either encoding (10 × 153 GSM-7 septets). */
 const MAX_BODY_LENGTH = MAX_SEGMENTS * 153;
+/** NUL, or half of a surrogate pair: not text a handset can show, and PostgreSQL refuses NUL in text. */
+const NOT_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const NOT_TEXT_DESCRIPTION = "must not contain NUL characters or unpaired surrogates";
 
 export type AcceptMessagesInput = {
   accountId: string;
@@ -48,7 +53,8 @@ const commitSingleSend = createGroupCommit<PreparedSend, AcceptedSend>(commitSen
 
 export async function acceptMessages(input: AcceptMessagesInput): Promise<AcceptedSend> {
   const send = prepareSend(input);
-  if (send.webhookUrl) await checkWebhookUrl(send.webhookUrl);
+  // Where private addresses are allowed (development, tests) there is nothing to vet before delivery.
+  if (send.webhookUrl && !getEnv().WEBHOOK_ALLOW_PRIVATE) await checkWebhookUrl(send.webhookUrl);
   if (input.kind === "single") return commitSingleSend(send);
   const [result] = await commitSends([send]);
   if (result instanceof Error) throw result;
@@ -59,14 +65,15 @@ function prepareSend(input: AcceptMessagesInput): PreparedSend {
   const fields: FieldError[] = [];
   const senderName = input.from.trim();
   if (!senderName) fields.push({ field: "from", description: "cannot be blank" });
+  else if (NOT_TEXT.test(senderName)) fields.push({ field: "from", description: NOT_TEXT_DESCRIPTION });
 
   const body = checkBody(input.body, fields);
   const recipients = checkRecipients(input.recipients, input.kind, fields);
 
-  const webhookUrl = input.webhookUrl ?? null;
-  if (webhookUrl !== null) {
+  let webhookUrl: string | null = null;
+  if (input.webhookUrl != null) {
     try {
-      parseWebhookUrl(webhookUrl);
+      webhookUrl = parseWebhookUrl(input.webhookUrl).href;
     } catch (error) {
       fields.push(...((error as AppError).options.fields ?? []));
     }
@@ -92,6 +99,10 @@ function prepareSend(input: AcceptMessagesInput): PreparedSend {
 function checkBody(body: string, fields: FieldError[]) {
   if (!body.trim()) {
     fields.push({ field: "message", description: "cannot be blank" });
+    return undefined;
+  }
+  if (NOT_TEXT.test(body)) {
+    fields.push({ field: "message", description: NOT_TEXT_DESCRIPTION });
     return undefined;
   }
   const tooLong = `is too long: at most ${MAX_SEGMENTS} parts (${MAX_SEGMENTS * 153} GSM-7 characters, or ${MAX_SEGMENTS * 67} in UCS-2)`;

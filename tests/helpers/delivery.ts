@@ -68,15 +68,9 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
 export async function waitForFinal(scope: string[] | { accountId: string; count: number }, options: { delivered?: boolean; timeoutMs?: number } = {}) {
   const where = Array.isArray(scope) ? { id: { in: scope } } : { accountId: scope.accountId };
   const count = Array.isArray(scope) ? scope.length : scope.count;
-  return waitFor(
-    async () => {
-      const messages = await db().message.findMany({ where });
-      const final = messages.filter((message) => message.status === "failed" || (message.status === "success" && (!options.delivered || message.deliveredAt)));
-      return final.length === count && messages;
-    },
-    `${count} message(s) to reach a final state`,
-    options.timeoutMs,
-  );
+  const final = { OR: [{ status: "failed" }, { status: "success", ...(options.delivered ? { deliveredAt: { not: null } } : {}) }] };
+  await waitFor(async () => (await db().message.count({ where: { ...where, ...final } })) === count, `${count} message(s) to reach a final state`, options.timeoutMs);
+  return db().message.findMany({ where });
 }
 
 /** The balance equals the ledger's sum, every message is held at most once and released at most once. */

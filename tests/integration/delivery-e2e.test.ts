@@ -19,7 +19,7 @@ beforeAll(async () => {
   setEnv({ ...carrierUrls(simulator.port), SMSC_SIMULATOR_DLR_DELAY_MS: "50" });
   services = await startDeliveryServices(
     { dispatcher: true, simulator: false },
-    { dispatcher: { pollMs: 50, retryPolicy: { maxAttempts: 3, baseDelayMs: 50, maxDelayMs: 200 } }, receiptRetryMs: 100 },
+    { dispatcher: { pollMs: 50, retryPolicy: { maxAttempts: 3, baseDelayMs: 50, maxDelayMs: 200 } }, receipts: { retryMs: 100 } },
   );
 });
 

@@ -127,6 +127,9 @@ describe("POST /api/v1/sms", () => {
     ["an 11-part message", { message: "a".repeat(153 * 10 + 1) }, "message", /at most 10 parts/],
     ["an 11-part UCS-2 message", { message: "ŋ".repeat(67 * 10 + 1) }, "message", /at most 10 parts/],
     ["a blank from", { from: "" }, "from", /cannot be blank/],
+    ["a NUL in the message", { message: "hi\u0000there" }, "message", /NUL characters or unpaired surrogates/],
+    ["half a surrogate pair in the message", { message: "hi \ud83d" }, "message", /unpaired surrogates/],
+    ["a NUL in from", { from: "AC\u0000ME" }, "from", /NUL characters/],
   ])("400 legacy naming the field for %s, and nothing is written", async (_case, change, field, description) => {
     const before = await footprint(acme.accountId);
     const call = await send(acme.token, { to: "+263771234567", message: "hi", from: "ACME", ...change });
@@ -249,6 +252,13 @@ describe("POST /api/v1/sms/bulk", () => {
     expect(data.charge).toBe(data.items.reduce((sum, item) => sum + item.charge, 0));
     const stored = await db().message.findUniqueOrThrow({ where: { id: data.items[999].id } });
     expect(stored.webhookUrl).toBe("https://93.184.216.34/hooks");
+  });
+
+  it("stores the webhook URL normalised (control characters percent-encoded)", async () => {
+    const call = await bulk(acme.token, { to: ["+263771234567"], message: "hi", from: "ACME", webhook_url: "HTTPS://93.184.216.34/a\u0000b c" });
+    expect(call.status).toBe(202);
+    const stored = await db().message.findUniqueOrThrow({ where: { id: call.body.data.items[0].id } });
+    expect(stored.webhookUrl).toBe("https://93.184.216.34/a%00b%20c");
   });
 
   it("400 kit VALIDATION_ERROR naming every failing field at once, and nothing is written", async () => {

@@ -37,7 +37,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
         <CardHeader title="Ledger" description="Every balance change, newest first." />
         <FilterBar resetHref="/dashboard/billing">
           <Field id="ledger-kind" label="Kind">
-            <Select id="ledger-kind" name="kind" defaultValue={filters.kind ?? ""} className="w-40">
+            <Select id="ledger-kind" name="kind" defaultValue={filters.kind ?? ""}>
               <option value="">All kinds</option>
               <option value="credit">Credit</option>
               <option value="hold">Hold</option>
@@ -77,7 +77,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
                       <span className="break-words">{row.reason || "—"}</span>
                     )}
                   </Td>
-                  <Td className="text-right"><Money value={row.amount} currency={balance.currency} signed /></Td>
+                  <Td className="text-right"><Money value={row.amount} currency={balance.currency} signed precise /></Td>
                   <Td className="text-right text-slate-500"><Money value={row.balanceAfter} currency={balance.currency} /></Td>
                 </tr>
               ))}

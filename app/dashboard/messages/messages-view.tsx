@@ -32,13 +32,13 @@ export function MessagesView({ filters, params, initialPage }: { filters: Messag
     <Card>
       <FilterBar resetHref="/dashboard/messages">
         <Field id="filter-id" label="Message id">
-          <Input id="filter-id" name="id" defaultValue={filters.id} placeholder="uuid" className="w-72 font-mono text-xs" />
+          <Input id="filter-id" name="id" defaultValue={filters.id} placeholder="uuid" className="font-mono text-xs" />
         </Field>
         <Field id="filter-recipient" label="Recipient">
-          <Input id="filter-recipient" name="recipient" defaultValue={filters.recipient} placeholder="+26377…" className="w-40" />
+          <Input id="filter-recipient" name="recipient" defaultValue={filters.recipient} placeholder="+26377…" />
         </Field>
         <Field id="filter-status" label="Status">
-          <Select id="filter-status" name="status" defaultValue={filters.status ?? ""} className="w-32">
+          <Select id="filter-status" name="status" defaultValue={filters.status ?? ""}>
             <option value="">Any</option>
             <option value="enqueued">Queued</option>
             <option value="processing">Sending</option>
@@ -47,14 +47,14 @@ export function MessagesView({ filters, params, initialPage }: { filters: Messag
           </Select>
         </Field>
         <Field id="filter-delivered" label="Delivered">
-          <Select id="filter-delivered" name="delivered" defaultValue={filters.delivered ?? ""} className="w-28">
+          <Select id="filter-delivered" name="delivered" defaultValue={filters.delivered ?? ""}>
             <option value="">Any</option>
             <option value="yes">Yes</option>
             <option value="no">Not yet</option>
           </Select>
         </Field>
         <Field id="filter-operator" label="Carrier">
-          <Select id="filter-operator" name="operator" defaultValue={filters.operator ?? ""} className="w-32">
+          <Select id="filter-operator" name="operator" defaultValue={filters.operator ?? ""}>
             <option value="">Any</option>
             <option value="econet">Econet</option>
             <option value="netone">NetOne</option>
@@ -98,7 +98,7 @@ export function MessagesView({ filters, params, initialPage }: { filters: Messag
               <tr key={row.id} data-testid="message-row" data-message-id={row.id} className="hover:bg-slate-50">
                 <Td>
                   <Link href={`/dashboard/messages/${row.id}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">{row.to}</Link>
-                  <p className="font-mono text-[11px] text-slate-400">{row.id.slice(0, 8)}</p>
+                  <p className="font-mono text-[11px] text-slate-400" title={row.id}>…{row.id.slice(-8)}</p>
                 </Td>
                 <Td>
                   <div className="flex items-center gap-1.5">
@@ -111,7 +111,7 @@ export function MessagesView({ filters, params, initialPage }: { filters: Messag
                   <p className="text-xs text-slate-400">{row.senderId} · {row.segments} segment{row.segments === 1 ? "" : "s"}</p>
                 </Td>
                 <Td className="capitalize">{row.operator}</Td>
-                <Td className="text-right"><Money value={row.charge} currency={row.currency} /></Td>
+                <Td className="text-right"><Money value={row.charge} currency={row.currency} precise /></Td>
                 <Td className="whitespace-nowrap"><Time value={row.createdAt} /></Td>
               </tr>
             ))}

@@ -87,7 +87,7 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
                 <Row label="Status"><Mono>{sms.status}</Mono></Row>
                 <Row label="Operator response"><Mono>{sms.operator_response || "—"}</Mono></Row>
                 <Row label="Encoding">{data.encoding === "gsm7" ? "GSM-7" : "UCS-2"} · {data.segments} segment{data.segments === 1 ? "" : "s"}</Row>
-                <Row label="Charge"><Money value={sms.charge} currency={sms.charge_currency} /> <span className="text-xs text-slate-400">({sms.charge} ten-thousandths)</span></Row>
+                <Row label="Charge"><Money value={sms.charge} currency={sms.charge_currency} precise /></Row>
                 <Row label="Received"><Time value={sms.received_at} seconds /></Row>
                 <Row label="Created"><Time value={sms.created_at} seconds /></Row>
                 <Row label="Dispatched"><Time value={data.dispatchedAt} seconds /></Row>
@@ -191,7 +191,7 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
                       <p className="font-medium text-slate-900 capitalize">{entry.kind}</p>
                       <p className="text-xs text-slate-400"><Time value={entry.createdAt} seconds /></p>
                     </div>
-                    <Money value={entry.amount} currency={sms.charge_currency} signed />
+                    <Money value={entry.amount} currency={sms.charge_currency} signed precise />
                   </li>
                 ))}
               </ul>

@@ -1,0 +1,33 @@
+import { expect, test } from "@playwright/test";
+import { closeKeyDialog, createKeyInDashboard, fixtures, signIn, snap } from "./fixtures";
+
+test("an owner creates the first key, copies it once, and the API accepts it", async ({ page, context, request }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signIn(page, fixtures().owner);
+  await page.goto("/dashboard/keys");
+  await expect(page.getByText("No API keys yet")).toBeVisible();
+  await snap(page, "keys-empty");
+
+  const token = await createKeyInDashboard(page, "Production server");
+  await snap(page, "key-created-dialog");
+  await page.getByTestId("new-key-dialog").getByRole("button", { name: "Copy" }).click();
+  await expect(page.getByTestId("new-key-dialog").getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+
+  // Escape does not close it silently: it asks first.
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("confirm-close")).toBeVisible();
+  await page.getByRole("button", { name: "Go back" }).click();
+  await closeKeyDialog(page);
+
+  const row = page.locator('[data-testid="key-row"][data-key-name="Production server"]');
+  await expect(row).toContainText(token.slice(0, 12));
+  await expect(row).toContainText("Active");
+  await expect(page.getByText(token)).toHaveCount(0);
+
+  const response = await request.get("/api/v1/api-tokens", { headers: { authorization: `Bearer ${token}` } });
+  expect(response.status()).toBe(200);
+  const body = await response.json();
+  expect(body.data.map((key: { Name: string }) => key.Name)).toContain("Production server");
+  await snap(page, "keys");
+});

@@ -1,0 +1,44 @@
+import { expect, test } from "@playwright/test";
+import { fixtures, signIn, snap } from "./fixtures";
+
+// Every main page renders for the roles that use it; the screenshots are for people to look at.
+const ownerPages = [
+  { path: "/dashboard", heading: "Overview", name: "overview" },
+  { path: "/dashboard/messages", heading: "Messages", name: "messages" },
+  { path: "/dashboard/billing", heading: "Balance", name: "balance" },
+  { path: "/dashboard/senders", heading: "Sender IDs", name: "senders" },
+  { path: "/dashboard/webhooks", heading: "Webhooks", name: "webhooks" },
+  { path: "/dashboard/api-reference", heading: "API reference", name: "api-reference" },
+];
+
+test("every main page renders for an owner, at laptop and phone widths", async ({ page }) => {
+  await signIn(page, fixtures().owner);
+  for (const { path, heading, name } of ownerPages) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { name: heading, exact: true })).toBeVisible();
+    if (name === "overview") await expect(page.getByTestId("chart-messages").locator(".recharts-bar-rectangle").first()).toBeVisible();
+    await snap(page, name);
+  }
+  expect(await page.getByTestId("api-operation").count()).toBeGreaterThanOrEqual(6);
+
+  await page.goto("/dashboard/webhooks");
+  await page.getByRole("button", { name: "Reveal" }).click();
+  await expect(page.getByTestId("webhook-secret")).toHaveValue(/^whsec_[A-Za-z0-9+/=]{32}$/);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const name of ["overview", "messages"]) {
+    await page.goto(name === "overview" ? "/dashboard" : "/dashboard/messages");
+    await expect(page.getByRole("button", { name: "Menu" })).toBeVisible();
+    await snap(page, `${name}-phone`);
+  }
+  await page.getByRole("button", { name: "Menu" }).click();
+  await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Compose" })).toBeVisible();
+  await snap(page, "menu-phone");
+});
+
+test("a developer sees the webhooks page without the owner's secret controls", async ({ page }) => {
+  await signIn(page, fixtures().developer);
+  await page.goto("/dashboard/webhooks");
+  await expect(page.getByText("Only account owners can reveal or rotate the secret.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Reveal" })).toHaveCount(0);
+});

@@ -1,0 +1,38 @@
+import { expect, test } from "@playwright/test";
+import { fixtures, signIn, snap } from "./fixtures";
+
+test("support finds another account's message by id, read-only, and cannot send", async ({ page, baseURL }) => {
+  const { support, otherAccount } = fixtures();
+  await signIn(page, support);
+  await expect(page).toHaveURL(/\/dashboard\/support/);
+  const nav = page.getByRole("navigation", { name: "Dashboard" });
+  await expect(nav.getByRole("link", { name: "Compose" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "API keys" })).toHaveCount(0);
+
+  await page.getByLabel("Message id or phone number").fill(otherAccount.messageId);
+  await page.getByRole("button", { name: "Search" }).click();
+  const row = page.getByTestId("lookup-row");
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId("lookup-account")).toHaveText(otherAccount.name);
+  await snap(page, "support-lookup");
+
+  await row.getByRole("link", { name: otherAccount.messageId }).click();
+  await expect(page.getByTestId("message-id")).toHaveText(otherAccount.messageId);
+  await expect(page.getByTestId("message-account")).toContainText(otherAccount.name);
+  await expect(page.getByText("Your parcel is ready for collection")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Redeliver" })).toHaveCount(0);
+
+  // The same search by the recipient's number in another format.
+  await page.goto(`/dashboard/support?q=${encodeURIComponent("0772 000 111")}`);
+  await expect(page.getByTestId("lookup-row")).toHaveCount(1);
+
+  // No sending, in the UI or directly; no account data or key material either.
+  expect((await page.goto("/dashboard/compose"))?.status()).toBe(404);
+  expect((await page.goto("/dashboard/keys"))?.status()).toBe(404);
+  const send = await page.request.post("/api/dashboard/sends/bulk", {
+    headers: { origin: baseURL!, "content-type": "application/json" },
+    data: { to: ["+263771234567"], message: "support must not send", from: "OTHER" },
+  });
+  expect(send.status()).toBe(403);
+  expect((await page.request.get("/api/dashboard/messages")).status()).toBe(403);
+});
