@@ -48,3 +48,11 @@ export function Textarea({ className, invalid, ...props }: React.TextareaHTMLAtt
 export function errorFor(fields: { field: string; description: string }[] | undefined, name: string): string | undefined {
   return fields?.find((field) => field.field === name)?.description;
 }
+
+/** A form's submit handler that keeps what was typed when the server refuses it (React resets a form after an `action`). */
+export function submitHandler(handle: (form: FormData) => void) {
+  return (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    handle(new FormData(event.currentTarget));
+  };
+}

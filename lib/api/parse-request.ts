@@ -32,12 +32,12 @@ export function toFieldErrors(error: z.ZodError): FieldError[] {
   return [...fields].map(([field, description]) => ({ field, description }));
 }
 
-export function malformedJson(): AppError {
+function malformedJson(): AppError {
   return new AppError("BAD_REQUEST", "Malformed JSON body", { description: "The request body must be a JSON object" });
 }
 
 /** Reads the JSON object of a request body; an empty body reads as {} so missing fields are named. */
-export function readJsonObject(body: Buffer): Record<string, unknown> {
+function readJsonObject(body: Buffer): Record<string, unknown> {
   if (body.length === 0) return {};
   let value: unknown;
   try {

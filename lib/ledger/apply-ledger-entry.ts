@@ -1,7 +1,9 @@
-// Every balance change is one call of this function inside a transaction: the account's balance
-// moves and a ledger row records it, together or not at all. The balance column is a cache of the
-// ledger's sum (checked by tests/integration/ledger.test.ts).
+// Every balance change goes through applyLedgerEntries inside a transaction: the account's balance
+// moves and ledger rows record it, together or not at all. The balance column is a cache of the
+// ledger's sum (checked by tests/integration/ledger.test.ts). Many entries of one account (a bulk
+// send's holds) cost one UPDATE and a few multi-row INSERTs, whatever their number.
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { insertRows } from "@/lib/db/insert-rows";
 
 export type LedgerKind = "credit" | "hold" | "release" | "adjustment";
 
@@ -19,31 +21,40 @@ export type LedgerEntryInput = {
   at?: Date;
 };
 
+export type AccountLedgerEntry = Omit<LedgerEntryInput, "accountId" | "requireCover" | "at">;
+
+const LEDGER_COLUMNS = ["accountId", "kind", "amount", "balanceAfter", "messageId", "bulkSendId", "reason", "actor", "createdAt"] as const;
+
 /** Returns the balance after the entry, or null when requireCover refused it (nothing changed). */
 export async function applyLedgerEntry(tx: SqlExecutor, entry: LedgerEntryInput): Promise<bigint | null> {
-  const now = toDbTime(entry.at ?? new Date());
+  return applyLedgerEntries(tx, entry.accountId, [entry], { requireCover: entry.requireCover, at: entry.at });
+}
+
+/**
+ * Applies entries of one account in order, all or none: with requireCover, refused (null, nothing
+ * changed) when their sum would take the balance below zero. Returns the balance after the last.
+ */
+export async function applyLedgerEntries(
+  tx: SqlExecutor,
+  accountId: string,
+  entries: readonly AccountLedgerEntry[],
+  options: { requireCover: boolean; at?: Date },
+): Promise<bigint | null> {
+  const now = toDbTime(options.at ?? new Date());
+  const total = entries.reduce((sum, entry) => sum + entry.amount, 0n);
   const updated = await tx.get<{ balance: number | string }>(
-    entry.requireCover
+    options.requireCover
       ? `UPDATE "Account" SET "balance" = "balance" + ?, "updatedAt" = ? WHERE "id" = ? AND "balance" + ? >= 0 RETURNING "balance"`
       : `UPDATE "Account" SET "balance" = "balance" + ?, "updatedAt" = ? WHERE "id" = ? RETURNING "balance"`,
-    entry.requireCover ? [entry.amount, now, entry.accountId, entry.amount] : [entry.amount, now, entry.accountId],
+    options.requireCover ? [total, now, accountId, total] : [total, now, accountId],
   );
   if (!updated) return null;
-  const balanceAfter = BigInt(updated.balance);
-  await tx.run(
-    `INSERT INTO "LedgerEntry" ("accountId", "kind", "amount", "balanceAfter", "messageId", "bulkSendId", "reason", "actor", "createdAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      entry.accountId,
-      entry.kind,
-      entry.amount,
-      balanceAfter,
-      entry.messageId ?? null,
-      entry.bulkSendId ?? null,
-      entry.reason ?? "",
-      entry.actor,
-      now,
-    ],
-  );
-  return balanceAfter;
+  const finalBalance = BigInt(updated.balance);
+  let running = finalBalance - total;
+  const rows = entries.map((entry) => {
+    running += entry.amount;
+    return [accountId, entry.kind, entry.amount, running, entry.messageId ?? null, entry.bulkSendId ?? null, entry.reason ?? "", entry.actor, now];
+  });
+  await insertRows(tx, "LedgerEntry", LEDGER_COLUMNS, rows);
+  return finalBalance;
 }

@@ -2,18 +2,18 @@
 // (group commit). Each send is evaluated on its own (sender approved, charge covered) and is accepted
 // or refused whole; a refusal writes nothing for that send and does not affect the others.
 // The accounts are locked first (PostgreSQL: FOR UPDATE; SQLite: the writer transaction), so the
-// cover check and the holds see the same balance; applyLedgerEntry's own cover check stays as the
+// cover check and the holds see the same balance; applyLedgerEntries' own cover check stays as the
 // guard the database enforces.
 import { db, sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { metrics } from "@/lib/metrics";
-import { applyLedgerEntry } from "@/lib/ledger/apply-ledger-entry";
+import { applyLedgerEntries, type AccountLedgerEntry } from "@/lib/ledger/apply-ledger-entry";
 import { getAccountRates } from "@/lib/rates/rates";
 import type { Operator } from "@/lib/carriers/operators";
 import type { Encoding } from "./segments";
 import type { Recipient } from "./msisdn";
-import { insertRows } from "./insert-rows";
+import { insertRows } from "@/lib/db/insert-rows";
 import { timeOrderedUuid } from "./time-ordered-uuid";
 
 export type PreparedSend = {
@@ -176,18 +176,15 @@ async function writeAccepted(tx: SqlExecutor, sends: PreparedSend[], results: Ar
   await insertRows(tx, "BulkSend", BULK_COLUMNS, bulkRows);
   await insertRows(tx, "Message", MESSAGE_COLUMNS, messageRows);
   await insertRows(tx, "MessageEvent", EVENT_COLUMNS, eventRows);
+  const holdsByAccount = new Map<string, AccountLedgerEntry[]>();
   for (const { send, message } of holds) {
-    const balance = await applyLedgerEntry(tx, {
-      accountId: send.accountId,
-      kind: "hold",
-      amount: -message.charge,
-      messageId: message.id,
-      bulkSendId: message.bulkSendId,
-      actor: send.actor,
-      requireCover: true,
-      at: now,
-    });
+    const entries = holdsByAccount.get(send.accountId) ?? [];
+    entries.push({ kind: "hold", amount: -message.charge, messageId: message.id, bulkSendId: message.bulkSendId, actor: send.actor });
+    holdsByAccount.set(send.accountId, entries);
+  }
+  for (const [accountId, entries] of holdsByAccount) {
+    const balance = await applyLedgerEntries(tx, accountId, entries, { requireCover: true, at: now });
     // The cover was checked under the account lock; a refusal here means that check is wrong.
-    if (balance === null) throw new Error(`hold refused after the cover check (account ${send.accountId})`);
+    if (balance === null) throw new Error(`hold refused after the cover check (account ${accountId})`);
   }
 }

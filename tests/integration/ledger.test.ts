@@ -3,7 +3,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db, sql } from "@/lib/db/client";
-import { applyLedgerEntry } from "@/lib/ledger/apply-ledger-entry";
+import { applyLedgerEntries, applyLedgerEntry } from "@/lib/ledger/apply-ledger-entry";
 import { creditBalance } from "@/lib/ledger/credit-balance";
 import { getBalance } from "@/lib/ledger/get-balance";
 import { createAccount } from "@/lib/accounts/create-account";
@@ -90,5 +90,30 @@ describe("ledger", () => {
     expect(results.filter((result) => result !== null)).toHaveLength(10);
     expect((await getBalance(account.id)).available).toBe(0n);
     expect(await ledgerSum(account.id)).toBe(0n);
+  });
+
+  it("applies a batch of one account's entries with a running balanceAfter, or refuses it whole", async () => {
+    const account = await createAccount({ name: "Batch", currency: "USD", openingBalance: 10_000n, actor: "test" });
+    const messageIds = await Promise.all([3_000n, 4_000n, 5_000n].map((charge) => insertMessage(account.id, charge)));
+    const holds = (ids: string[], charges: bigint[]) =>
+      ids.map((messageId, index) => ({ kind: "hold" as const, amount: -charges[index], messageId, actor: "test" }));
+
+    const refused = await sql().transaction((tx) =>
+      applyLedgerEntries(tx, account.id, holds(messageIds, [3_000n, 4_000n, 5_000n]), { requireCover: true }),
+    );
+    expect(refused).toBeNull();
+    expect(await db().ledgerEntry.count({ where: { accountId: account.id, kind: "hold" } })).toBe(0);
+
+    const after = await sql().transaction((tx) =>
+      applyLedgerEntries(tx, account.id, holds(messageIds.slice(0, 2), [3_000n, 4_000n]), { requireCover: true }),
+    );
+    expect(after).toBe(3_000n);
+    const entries = await db().ledgerEntry.findMany({ where: { accountId: account.id }, orderBy: { id: "asc" } });
+    expect(entries.map((entry) => [entry.kind, entry.amount, entry.balanceAfter])).toEqual([
+      ["credit", 10_000n, 10_000n],
+      ["hold", -3_000n, 7_000n],
+      ["hold", -4_000n, 3_000n],
+    ]);
+    expect(await ledgerSum(account.id)).toBe((await getBalance(account.id)).available);
   });
 });

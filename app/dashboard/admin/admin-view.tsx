@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Field, Input, errorFor } from "@/components/ui/field";
+import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toaster";
 import { Money } from "@/components/money";
@@ -100,7 +100,7 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
 
       <Dialog open={crediting !== null} onRequestClose={() => setCrediting(null)} title={`Credit ${crediting?.name ?? ""}`} description="Adds to the available balance at once, as a ledger credit." testId="credit-dialog">
         {crediting && (
-          <form action={(form) => credit(crediting, form)} className="space-y-4">
+          <form onSubmit={submitHandler((form) => credit(crediting, form))} className="space-y-4">
             <Field id="credit-amount" label={`Amount (${crediting.currency})`} hint="Up to four decimals, e.g. 25.50" error={errorFor(fields, "amount")}>
               <Input id="credit-amount" name="amount" inputMode="decimal" required autoFocus invalid={!!errorFor(fields, "amount")} placeholder="25.00" />
             </Field>

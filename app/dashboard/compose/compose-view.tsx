@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { Field, Input, Select, Textarea, errorFor } from "@/components/ui/field";
+import { Field, Input, Select, Textarea, errorFor, submitHandler } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
 import { useToast } from "@/components/ui/toaster";
 import { MessageCounter } from "@/components/message-counter";
@@ -102,7 +102,7 @@ function SingleRecipient({ from, body, segments, rates, currency, available, fie
     <Card>
       <CardHeader title="Recipient" />
       <CardBody>
-        <form action={send} className="space-y-4">
+        <form onSubmit={submitHandler(send)} className="space-y-4">
           <Field id="compose-to" label="Phone number" hint="+263 77…, 0771…: Econet, NetOne or Telecel mobiles." error={errorFor(fields, "to") ?? (parsed && !parsed.ok ? parsed.reason : undefined)}>
             <div className="flex items-center gap-3">
               <Input id="compose-to" value={to} onChange={(event) => setTo(event.target.value)} inputMode="tel" autoComplete="off" placeholder="+263 77 123 4567" invalid={!!errorFor(fields, "to") || (parsed !== null && !parsed.ok)} />

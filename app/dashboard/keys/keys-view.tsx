@@ -8,7 +8,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Field, Input, Select, errorFor } from "@/components/ui/field";
+import { Field, Input, Select, errorFor, submitHandler } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toaster";
 import { RelativeTime, Time } from "@/components/time";
@@ -166,7 +166,7 @@ export function KeysView({ keys }: { keys: KeyRow[] }) {
       </Card>
 
       <Dialog open={creating} onRequestClose={() => setCreating(false)} title="Create an API key" description="Name the key after where it will live, e.g. “production server”." testId="create-key-dialog">
-        <form id="create-key-form" action={create} className="space-y-4">
+        <form id="create-key-form" onSubmit={submitHandler(create)} className="space-y-4">
           <Field id="key-name" label="Name" error={errorFor(fields, "name")}>
             <Input id="key-name" name="name" required maxLength={100} autoFocus invalid={!!errorFor(fields, "name")} placeholder="Production server" />
           </Field>
@@ -231,7 +231,7 @@ export function KeysView({ keys }: { keys: KeyRow[] }) {
       <Dialog open={rolling !== null} onRequestClose={() => setRolling(null)} title={`Roll “${rolling?.name ?? ""}”`} testId="roll-dialog"
         description="Creates a replacement key with the same name. The old key keeps working for the grace period you choose, so you can deploy the new one first.">
         {rolling && (
-          <form action={(form) => roll(rolling, form)} className="space-y-4">
+          <form onSubmit={submitHandler((form) => roll(rolling, form))} className="space-y-4">
             <Field id="roll-grace" label="Grace period for the old key">
               <Select id="roll-grace" name="grace" defaultValue="24h">
                 {graceOptions.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input, Select, errorFor } from "@/components/ui/field";
+import { Field, Input, Select, errorFor, submitHandler } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toaster";
 import { Time } from "@/components/time";
@@ -82,7 +82,7 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
       </Card>
 
       <Dialog open={adding} onRequestClose={() => setAdding(false)} title="Add a member" description="They sign in with the email and a first password shown to you once." testId="add-member-dialog">
-        <form id="add-member-form" action={add} className="space-y-4">
+        <form id="add-member-form" onSubmit={submitHandler(add)} className="space-y-4">
           <Field id="member-email" label="Email" error={errorFor(fields, "email")}>
             <Input id="member-email" name="email" type="email" required autoFocus invalid={!!errorFor(fields, "email")} />
           </Field>

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { Field, Input, errorFor } from "@/components/ui/field";
+import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toaster";
 import type { FieldError } from "@/lib/errors";
 import { requestSenderAction } from "./actions";
@@ -28,7 +28,7 @@ export function RequestSenderForm() {
     });
   }
   return (
-    <form action={submit} className="flex flex-wrap items-start gap-3">
+    <form onSubmit={submitHandler(submit)} className="flex flex-wrap items-start gap-3">
       <Field id="sender-id" label="Sender id" hint="1-11 letters or digits, or a phone number of up to 15 digits." error={errorFor(fields, "sender_id")} className="w-full max-w-xs">
         <Input id="sender-id" value={value} onChange={(event) => setValue(event.target.value)} required maxLength={16} placeholder="ACME" invalid={!!errorFor(fields, "sender_id")} />
       </Field>

@@ -1,0 +1,83 @@
+// Worker processes (`npm run worker`): two on one PostgreSQL share the queue without ever
+// submitting a message twice; a worker stopped with SIGTERM exits 0 leaving no message claimed.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { STATUS } from "@/lib/smpp/command-status";
+import { testDatabaseKind, useTestDatabase } from "../helpers/test-database";
+import { startServerProcess, type ServerProcess } from "../helpers/server-process";
+import { carrierUrls, createSendingAccount, expectLedgerBalanced, send, startTestSimulator, waitFor, waitForFinal, type TestSimulator } from "../helpers/delivery";
+
+const database = useTestDatabase();
+let simulator: TestSimulator;
+const workers: ServerProcess[] = [];
+
+beforeAll(async () => {
+  simulator = await startTestSimulator({ tps: 1000, dlrDelayMs: 100 });
+});
+
+afterAll(async () => {
+  for (const worker of workers) await worker.kill();
+  await simulator?.stop();
+});
+
+async function startWorker(): Promise<ServerProcess> {
+  const worker = await startServerProcess({
+    databaseUrl: database.current().url,
+    dataDir: database.current().dataDir,
+    script: "scripts/worker.ts",
+    args: [],
+    readyPath: null,
+    env: { ...carrierUrls(simulator.port, "?tps=1000"), SMSC_SIMULATOR: "off", LOG_LEVEL: "info" },
+  });
+  workers.push(worker);
+  return worker;
+}
+
+function recipients(count: number, offset: number): string[] {
+  const prefixes = ["+26377", "+26371", "+26373"];
+  return Array.from({ length: count }, (_, index) => `${prefixes[index % 3]}${offset + index * 10 + 9}`);
+}
+
+/** Destination → number of submits the SMSC accepted. */
+function acceptedPerDestination(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const submit of simulator.submits) if (submit.status === STATUS.ESME_ROK) counts.set(submit.destination, (counts.get(submit.destination) ?? 0) + 1);
+  return counts;
+}
+
+describe("worker processes", () => {
+  it("stops on SIGTERM with exit code 0 and no message left claimed; the next worker finishes the rest", async () => {
+    const accountId = await createSendingAccount(100_000_000n, "Graceful");
+    const sent = recipients(1500, 2_000_000);
+    await send(accountId, sent, "Graceful stop");
+    const worker = await startWorker();
+    await waitFor(async () => simulator.submits.length >= 200, "dispatch to start");
+    expect(await worker.stop()).toBe(0);
+    expect(worker.output()).toContain("unsent claims released to the queue");
+    expect(await db().message.count({ where: { accountId, status: "processing" } })).toBe(0);
+
+    await startWorker();
+    await waitForFinal({ accountId, count: sent.length }, { timeoutMs: 120_000 });
+    const accepted = acceptedPerDestination();
+    expect(sent.every((to) => accepted.get(to.slice(1)) === 1)).toBe(true);
+    await expectLedgerBalanced(accountId);
+  });
+
+  it.skipIf(testDatabaseKind() === "sqlite")("shares one PostgreSQL queue between two workers without submitting a message twice", async () => {
+    for (const worker of workers) await worker.stop();
+    const accountId = await createSendingAccount(100_000_000n, "Two workers");
+    const sent = recipients(2000, 4_000_000);
+    const sessionsBefore = new Set(simulator.submits.map((submit) => submit.sessionNumber));
+    await Promise.all([startWorker(), startWorker()]);
+    await send(accountId, sent, "Two workers");
+    await waitForFinal({ accountId, count: sent.length }, { timeoutMs: 120_000 });
+    const accepted = acceptedPerDestination();
+    expect(sent.every((to) => accepted.get(to.slice(1)) === 1)).toBe(true);
+    // Both workers took part: each binds once per carrier, so more than three new binds sent messages.
+    const ours = new Set(sent.map((to) => to.slice(1)));
+    const sessions = new Set(simulator.submits.filter((submit) => ours.has(submit.destination)).map((submit) => submit.sessionNumber));
+    expect([...sessions].every((session) => !sessionsBefore.has(session))).toBe(true);
+    expect(sessions.size).toBeGreaterThan(3);
+    await expectLedgerBalanced(accountId);
+  });
+});

@@ -1,0 +1,169 @@
+// Webhooks over real HTTP (the 1 s attempt timeout leaves room for a loaded machine: the receiver
+// shares this process): a local receiver verifies every POST with the standardwebhooks package,
+// sees each event once per successful delivery, gets retries after failures, stops on 410, and a
+// URL on a private address is refused at delivery time when private addresses are not allowed.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
+import { stopBackgroundServices, type BackgroundService } from "@/lib/server/background";
+import { getWebhookSecret, rotateWebhookSecret } from "@/lib/webhooks/webhook-secret";
+import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
+import { useTestDatabase } from "../helpers/test-database";
+import { carrierUrls, createSendingAccount, send, setEnv, startTestSimulator, waitFor, type TestSimulator } from "../helpers/delivery";
+
+useTestDatabase();
+
+type Received = { path: string; headers: Record<string, string>; body: string };
+
+let simulator: TestSimulator;
+let services: BackgroundService[] = [];
+let receiver: http.Server;
+let base: string;
+const received: Received[] = [];
+const failuresLeft = new Map<string, number>([["/flaky", 2]]);
+
+beforeAll(async () => {
+  receiver = http.createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      const path = request.url ?? "/";
+      received.push({ path, headers: request.headers as Record<string, string>, body });
+      if (path === "/slow") return; // never answers: the sender's timeout ends the attempt
+      if (path === "/gone") return void response.writeHead(410).end();
+      const failures = failuresLeft.get(path) ?? 0;
+      if (failures > 0) {
+        failuresLeft.set(path, failures - 1);
+        return void response.writeHead(500).end("try later");
+      }
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  simulator = await startTestSimulator({ dlrDelayMs: 30 });
+  setEnv({ ...carrierUrls(simulator.port), WEBHOOK_ALLOW_PRIVATE: "true" });
+  services = await startDeliveryServices(
+    { dispatcher: true, simulator: false },
+    { dispatcher: { pollMs: 50 }, webhooks: { pollMs: 50, retryScheduleMs: [100, 200, 300], timeoutMs: 1000 } },
+  );
+});
+
+afterAll(async () => {
+  await stopBackgroundServices(services);
+  await simulator?.stop();
+  receiver?.closeAllConnections();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+function deliveriesOf(messageIds: string[]) {
+  return db().webhookDelivery.findMany({ where: { messageId: { in: messageIds } }, include: { attemptLog: { orderBy: { id: "asc" } } } });
+}
+
+describe("webhooks", () => {
+  it("posts every status change once, signed so that standardwebhooks verifies it", async () => {
+    const accountId = await createSendingAccount();
+    const ids = await send(accountId, ["+263771112229", "+263771110001"], "With a webhook", { webhookUrl: `${base}/ok` });
+    const deliveries = await waitFor(async () => {
+      const rows = await deliveriesOf(ids);
+      return rows.length === 4 && rows.every((row) => row.status === "succeeded") && rows;
+    }, "four succeeded deliveries");
+    const secret = await getWebhookSecret(accountId);
+    const posts = received.filter((post) => post.path === "/ok" && ids.some((id) => post.body.includes(id)));
+    expect(posts).toHaveLength(4);
+    const events = posts.map((post) => {
+      const payload = new Webhook(secret).verify(post.body, post.headers) as { type: string; timestamp: string; data: { id: string; status: string; delivered_at: string | null; operator_response: string } };
+      expect(post.headers["content-type"]).toBe("application/json");
+      expect(deliveries.some((delivery) => delivery.id === post.headers["webhook-id"])).toBe(true);
+      return payload;
+    });
+    const delivered = ids[0];
+    const undelivered = ids[1];
+    const typesOf = (id: string) => events.filter((event) => event.data.id === id).map((event) => event.type).sort();
+    expect(typesOf(delivered)).toEqual(["message.delivered", "message.success"]);
+    expect(typesOf(undelivered)).toEqual(["message.failed", "message.success"]);
+    const deliveredEvent = events.find((event) => event.type === "message.delivered")!;
+    expect(deliveredEvent.data).toMatchObject({ id: delivered, status: "success", operator_response: "DELIVRD" });
+    expect(deliveredEvent.data.delivered_at).not.toBeNull();
+    expect(events.find((event) => event.type === "message.failed")!.data).toMatchObject({ status: "failed", operator_response: "UNDELIV", delivered_at: null });
+    // A wrong secret does not verify: the signature means something.
+    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString("base64")}`).verify(posts[0].body, posts[0].headers)).toThrow();
+    for (const delivery of deliveries) {
+      expect(delivery.attemptLog).toHaveLength(1);
+      expect(delivery.attemptLog[0]).toMatchObject({ statusCode: 204, error: null });
+      expect(delivery.attemptLog[0].latencyMs).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it("retries a receiver that fails, until it recovers, with the same webhook-id", async () => {
+    const accountId = await createSendingAccount();
+    const [id] = await send(accountId, ["+263771110003"], "Flaky receiver", { webhookUrl: `${base}/flaky` });
+    const [delivery] = await waitFor(async () => {
+      const rows = await deliveriesOf([id]);
+      return rows[0]?.status === "succeeded" && rows;
+    }, "the flaky delivery to succeed");
+    expect(delivery.eventType).toBe("message.success");
+    expect(delivery.attempts).toBe(3);
+    expect(delivery.attemptLog.map((attempt) => attempt.statusCode)).toEqual([500, 500, 204]);
+    expect(delivery.attemptLog[0].error).toBe("HTTP 500");
+    const posts = received.filter((post) => post.path === "/flaky");
+    expect(posts).toHaveLength(3);
+    expect(new Set(posts.map((post) => post.headers["webhook-id"]))).toEqual(new Set([delivery.id]));
+
+    await redeliverWebhook(delivery.id, { accountId });
+    await waitFor(async () => (await db().webhookAttempt.count({ where: { deliveryId: delivery.id } })) === 4, "the redelivery");
+    expect(received.filter((post) => post.path === "/flaky")).toHaveLength(4);
+    await expect(redeliverWebhook(delivery.id, { accountId: crypto.randomUUID() })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("stops at 410 Gone and gives up after the schedule on timeouts", async () => {
+    const accountId = await createSendingAccount();
+    const [goneId] = await send(accountId, ["+263771110003"], "Gone", { webhookUrl: `${base}/gone` });
+    const [slowId] = await send(accountId, ["+263771110003"], "Slow", { webhookUrl: `${base}/slow` });
+    const [gone] = await waitFor(async () => {
+      const rows = await deliveriesOf([goneId]);
+      return rows[0]?.status === "abandoned" && rows;
+    }, "the 410 delivery to be abandoned");
+    expect(gone.attemptLog.map((attempt) => attempt.statusCode)).toEqual([410]);
+    const [slow] = await waitFor(async () => {
+      const rows = await deliveriesOf([slowId]);
+      return rows[0]?.status === "failed" && rows;
+    }, "the slow delivery to fail", 20_000);
+    expect(slow.attempts).toBe(4);
+    expect(slow.attemptLog.every((attempt) => attempt.statusCode === null && attempt.error === "no response within 1000 ms")).toBe(true);
+    expect(received.filter((post) => post.path === "/gone")).toHaveLength(1);
+  });
+
+  it("refuses a private address at delivery time when private addresses are not allowed", async () => {
+    const accountId = await createSendingAccount();
+    const [id] = await send(accountId, ["+263771110003"], "Rebound", { webhookUrl: `${base}/private` });
+    setEnv({ WEBHOOK_ALLOW_PRIVATE: "false" }); // as if the host now resolved to a private address
+    try {
+      const [delivery] = await waitFor(async () => {
+        const rows = await deliveriesOf([id]);
+        return rows[0]?.status === "abandoned" && rows;
+      }, "the private delivery to be refused");
+      expect(delivery.lastError).toMatch(/^refused: must not point at a private, loopback or link-local address/);
+      expect(delivery.attemptLog).toHaveLength(1);
+      expect(received.filter((post) => post.path === "/private")).toHaveLength(0);
+    } finally {
+      setEnv({ WEBHOOK_ALLOW_PRIVATE: "true" });
+    }
+  });
+
+  it("keeps one secret per account, encrypted at rest, replaced by rotation", async () => {
+    const accountId = await createSendingAccount();
+    const secrets = await Promise.all(Array.from({ length: 5 }, () => getWebhookSecret(accountId)));
+    expect(new Set(secrets).size).toBe(1);
+    expect(secrets[0]).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    const stored = await db().account.findUniqueOrThrow({ where: { id: accountId } });
+    expect(stored.webhookSecretEnc).not.toContain(secrets[0].slice(6));
+    const rotated = await rotateWebhookSecret(accountId, "user:test");
+    expect(rotated).not.toBe(secrets[0]);
+    expect(await getWebhookSecret(accountId)).toBe(rotated);
+    expect(await db().auditEvent.count({ where: { accountId, action: "webhook_secret.rotated" } })).toBe(1);
+  });
+});
