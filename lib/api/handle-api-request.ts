@@ -43,6 +43,7 @@ export async function runApiRequest(input: ApiRequestInput): Promise<Response> {
   const match = matchRoute(compiled, method, pathname);
   const routeName = match.kind === "not-found" ? "unmatched" : match.route.path;
 
+  const responseHeaders = new Headers();
   let response: Response;
   if (match.kind === "not-found") {
     response = errorResponse(new AppError("NOT_FOUND", "Not found", { description: `No endpoint at ${pathname}` }), "kit");
@@ -56,7 +57,7 @@ export async function runApiRequest(input: ApiRequestInput): Promise<Response> {
     const { route, params } = match;
     try {
       const body = await input.readBody(route.bodyLimit ?? SMALL_BODY_LIMIT);
-      response = await route.handler({ request: input.request, params, requestId, log, body });
+      response = await route.handler({ request: input.request, params, requestId, log, body, responseHeaders });
     } catch (error) {
       const appError = toAppError(error);
       if (appError.code === "INTERNAL") log.error({ err: error, route: route.path }, "request failed");
@@ -64,6 +65,7 @@ export async function runApiRequest(input: ApiRequestInput): Promise<Response> {
     }
   }
 
+  responseHeaders.forEach((value, name) => response.headers.set(name, value));
   response.headers.set("x-request-id", requestId);
   const seconds = (performance.now() - started) / 1000;
   const labels = { route: routeName, method, status: String(response.status) };

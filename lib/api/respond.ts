@@ -75,21 +75,12 @@ function validationErrors(fields: FieldError[] | undefined): { validation_errors
   return fields && fields.length > 0 ? { validation_errors: fields } : {};
 }
 
-/**
- * Headers an error's response must carry besides the body, e.g. the rate-limit state of an
- * authenticated request whose handler then failed. Set by the code that knows them, read here.
- */
-const errorHeaders = new WeakMap<AppError, Record<string, string>>();
-
-export function attachErrorHeaders(error: unknown, headers: Record<string, string>): unknown {
-  if (error instanceof AppError) errorHeaders.set(error, { ...errorHeaders.get(error), ...headers });
-  return error;
-}
-
 export function errorResponse(error: AppError, shape: ErrorShape, headers: Record<string, string> = {}): Response {
   const effectiveShape = error.code === "UNAUTHORIZED" ? "kit" : shape;
-  const extraHeaders = { ...errorHeaders.get(error), ...headers };
+  const extraHeaders = { ...headers };
   if (error.options.retryAfterSeconds !== undefined) extraHeaders["retry-after"] = String(error.options.retryAfterSeconds);
+  // RFC 6750: a 401 names the scheme the client should use.
+  if (error.code === "UNAUTHORIZED") extraHeaders["www-authenticate"] = 'Bearer realm="tumira"';
   const body =
     effectiveShape === "kit"
       ? kitErrorSchema.parse({

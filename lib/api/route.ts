@@ -9,6 +9,8 @@ export type ApiContext = {
   log: Logger;
   /** The body as read under the route's size limit (empty for bodiless requests). */
   body: Buffer;
+  /** Headers for whatever this request answers, error responses included (e.g. RateLimit-*). */
+  responseHeaders: Headers;
 };
 
 export type ApiHandler = (context: ApiContext) => Promise<Response>;

@@ -30,6 +30,8 @@ export type DispatcherOptions = {
 
 const MAX_CLAIM = 500;
 const MAX_WRITE_BATCH = 500;
+/** Answers waiting for their write, at most; claiming pauses above it (the database is behind). */
+const MAX_UNRECORDED = 1000;
 const WRITE_RETRIES = 3;
 
 export class Dispatcher {
@@ -37,7 +39,9 @@ export class Dispatcher {
   private stopping = false;
   private loops: Promise<void>[] = [];
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly inFlightBy = new Map<CarrierConnection, number>();
+  /** Claims of each connection not yet answered by the carrier. */
+  private readonly submittingBy = new Map<CarrierConnection, number>();
+  private unrecorded = 0;
   private readonly sleepers = new Set<AbortController>();
   private pendingWrites: { outcome: DispatchOutcome; written: () => void }[] = [];
   private flushing: Promise<void> | null = null;
@@ -72,8 +76,9 @@ export class Dispatcher {
   }
 
   /**
-   * Twice the send window: the window stays full while the next claim is made, and a claim never
-   * waits long in this process (its lease keeps running while it waits).
+   * Claims waiting for the carrier, per connection: twice the send window, so the window stays full
+   * while the next claim is made, and a claim never waits long here (its lease is running). After a
+   * crash, at most these and the answers not yet written are sent again.
    */
   private capacity(connection: CarrierConnection): number {
     return Math.min(MAX_CLAIM, connection.config.window * 2);
@@ -81,8 +86,8 @@ export class Dispatcher {
 
   private async runRoute(route: DispatchRoute): Promise<void> {
     while (!this.stopping) {
-      const free = this.capacity(route.connection) - (this.inFlightBy.get(route.connection) ?? 0);
-      if (free <= 0) {
+      const free = this.capacity(route.connection) - (this.submittingBy.get(route.connection) ?? 0);
+      if (free <= 0 || this.unrecorded >= MAX_UNRECORDED) {
         await this.pause(20);
         continue;
       }
@@ -95,26 +100,30 @@ export class Dispatcher {
         continue;
       }
       if (claimed.length === 0) await this.pause(this.settings.pollMs);
-      for (const message of claimed) this.track(route.connection, this.dispatch(route, message));
+      for (const message of claimed) this.track(this.dispatch(route, message));
     }
   }
 
-  private track(connection: CarrierConnection, work: Promise<void>): void {
-    this.inFlightBy.set(connection, (this.inFlightBy.get(connection) ?? 0) + 1);
+  private track(work: Promise<void>): void {
     this.inFlight.add(work);
-    void work.finally(() => {
-      this.inFlight.delete(work);
-      this.inFlightBy.set(connection, this.inFlightBy.get(connection)! - 1);
-    });
+    void work.finally(() => this.inFlight.delete(work));
   }
 
   private async dispatch(route: DispatchRoute, message: Message): Promise<void> {
     const startedAt = new Date();
-    const result = await this.submit(route, message);
+    this.submittingBy.set(route.connection, (this.submittingBy.get(route.connection) ?? 0) + 1);
+    let result: SubmitOutcome;
+    try {
+      result = await this.submit(route, message);
+    } finally {
+      this.submittingBy.set(route.connection, this.submittingBy.get(route.connection)! - 1);
+    }
+    this.unrecorded++;
     await new Promise<void>((written) => {
       this.pendingWrites.push({ outcome: { message, owner: this.owner, startedAt, result }, written });
       this.flushing ??= this.flushWrites();
     });
+    this.unrecorded--;
   }
 
   private async submit(route: DispatchRoute, message: Message): Promise<SubmitOutcome> {

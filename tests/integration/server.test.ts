@@ -47,6 +47,13 @@ describe("server", () => {
     expect(await response.json()).toMatchObject({ status: "error", error: { code: "NOT_FOUND" } });
   });
 
+  it("answers a request without a key with a kit 401 naming the Bearer scheme", async () => {
+    const response = await fetch(`${server.url}/api/v1/api-tokens`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="tumira"');
+    expect(await response.json()).toMatchObject({ status: "error", error: { code: "UNAUTHORIZED" } });
+  });
+
   it("logs JSON lines carrying the request id, and stops gracefully on SIGTERM", async () => {
     const response = await fetch(`${server.url}/api/health`, { headers: { "x-request-id": "trace-abc-123456" } });
     expect(response.headers.get("x-request-id")).toBe("trace-abc-123456");

@@ -2,7 +2,6 @@
 // authenticates the key, applies the key's rate limit, and puts the RateLimit-* headers on whatever
 // the handler answers, errors included.
 import type { ApiContext, ApiHandler } from "@/lib/api/route";
-import { attachErrorHeaders } from "@/lib/api/respond";
 import { consumeRateLimit, rateLimitHeaders } from "@/lib/api/rate-limit/consume-rate-limit";
 import { AppError } from "@/lib/errors";
 import { getEnv } from "@/lib/env";
@@ -20,20 +19,13 @@ export function withApiKey(handler: (context: AuthedContext) => Promise<Response
     const auth = await authenticateApiKey(context.request.headers.get("authorization"));
     const limit = auth.rateLimitPerSecond ?? getEnv().RATE_LIMIT_PER_SECOND;
     const decision = consumeRateLimit(auth.keyId, limit);
-    const headers = rateLimitHeaders(decision);
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) context.responseHeaders.set(name, value);
     if (!decision.allowed) {
-      const error = new AppError("RATE_LIMITED", "Too many requests", {
+      throw new AppError("RATE_LIMITED", "Too many requests", {
         description: `This API key may make ${limit} requests per second; retry after ${decision.retryAfterSeconds} s`,
         retryAfterSeconds: decision.retryAfterSeconds,
       });
-      throw attachErrorHeaders(error, headers);
     }
-    try {
-      const response = await handler({ ...context, auth, log: context.log.child({ accountId: auth.accountId, keyId: auth.keyId }) });
-      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-      return response;
-    } catch (error) {
-      throw attachErrorHeaders(error, headers);
-    }
+    return handler({ ...context, auth, log: context.log.child({ accountId: auth.accountId, keyId: auth.keyId }) });
   };
 }

@@ -1,0 +1,20 @@
+import { afterAll, beforeAll, it } from "vitest";
+import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
+import { stopBackgroundServices, type BackgroundService } from "@/lib/server/background";
+import { useTestDatabase, testDatabaseKind } from "../helpers/test-database";
+import { carrierUrls, createSendingAccount, send, setEnv, startTestSimulator, waitForFinal, type TestSimulator } from "../helpers/delivery";
+useTestDatabase();
+let simulator: TestSimulator; let services: BackgroundService[] = [];
+beforeAll(async () => { simulator = await startTestSimulator({ tps: 2000, dlrDelayMs: 100 }); setEnv(carrierUrls(simulator.port, "?tps=2000&window=" + (process.env.W ?? "10"))); services = await startDeliveryServices({ dispatcher: true, simulator: false }, { dispatcher: { pollMs: 50 } }); });
+afterAll(async () => { await stopBackgroundServices(services); await simulator.stop(); });
+it("measure", { timeout: 300_000 }, async () => {
+  const accountId = await createSendingAccount(100_000_000n);
+  const recipients = Array.from({ length: 3000 }, (_, i) => `${["+26377", "+26371", "+26373"][i % 3]}${1_000_000 + i * 10 + 9}`);
+  await send(accountId, recipients, "measure");
+  const t0 = Date.now();
+  await waitForFinal({ accountId, count: 3000 }, { timeoutMs: 280_000 });
+  const t1 = Date.now();
+  await waitForFinal({ accountId, count: 3000 }, { delivered: true, timeoutMs: 280_000 });
+  const t2 = Date.now();
+  console.log(`MEASURE ${testDatabaseKind()} window=${process.env.W ?? 10}: 3000 dispatched in ${t1 - t0} ms (${Math.round(3000000 / (t1 - t0))}/s), all delivered after ${t2 - t0} ms`);
+});
