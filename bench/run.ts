@@ -2,6 +2,7 @@
 // Runs the performance scenarios of issue 6 side by side with their competitors, prints a table per
 // scenario and writes everything as JSON under bench/results/ (latest.json is the last run).
 import { parseArgs } from "node:util";
+import { cleanUpOnSignals } from "./lib/cleanup";
 import { DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
 import { describeMachine, formatTable, log, writeResults } from "./lib/report";
 import type { BenchSettings, ScenarioResult } from "./lib/settings";
@@ -89,17 +90,20 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const { only, settings } = parsed;
+  cleanUpOnSignals();
   const machine = describeMachine();
   log(`machine: ${JSON.stringify(machine)}`);
+  const startedAt = new Date();
   const results: ScenarioResult[] = [];
   for (const name of only) {
     log(`scenario ${name}: start`);
     const result = await scenarios[name](settings);
     results.push(result);
     for (const table of result.tables) console.log(formatTable(table));
+    // After every scenario, so an interrupted run keeps what it measured.
+    const file = writeResults(startedAt, only.join("+"), { startedAt: startedAt.toISOString(), machine, settings, results });
+    log(`results written to ${file}`);
   }
-  const file = writeResults(only.join("+"), { startedAt: new Date().toISOString(), machine, settings, results });
-  log(`results written to ${file}`);
 }
 
 main().catch((error) => {

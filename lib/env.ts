@@ -39,6 +39,7 @@ const envSchema = z.object({
   SMPP_NETONE: carrierUrl,
   SMPP_TELECEL: carrierUrl,
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
+  TRUST_PROXY: booleanFlag.default(false),
 });
 
 export type Env = z.infer<typeof envSchema> & {

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { whileRunning } from "./cleanup";
 
 export type Engine = "sqlite" | "postgres";
 export type BenchDatabase = { engine: Engine; url: string; dataDir: string; drop: () => Promise<void> };
@@ -25,19 +26,15 @@ export async function createBenchDatabase(engine: Engine, postgresAdminUrl: stri
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tumira-bench-"));
   const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
   if (engine === "sqlite") {
-    return { engine, url: `file:${path.join(dataDir, "bench.db")}`, dataDir, drop: async () => removeDir() };
+    return { engine, url: `file:${path.join(dataDir, "bench.db")}`, dataDir, drop: whileRunning(async () => removeDir()) };
   }
   const name = `tumira_bench_${crypto.randomBytes(5).toString("hex")}`;
   await withAdmin(postgresAdminUrl, `CREATE DATABASE ${name}`);
   const url = new URL(postgresAdminUrl);
   url.pathname = `/${name}`;
-  return {
-    engine,
-    url: url.toString(),
-    dataDir,
-    drop: async () => {
-      await withAdmin(postgresAdminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      removeDir();
-    },
-  };
+  const drop = whileRunning(async () => {
+    await withAdmin(postgresAdminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    removeDir();
+  });
+  return { engine, url: url.toString(), dataDir, drop };
 }

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "@/tests/helpers/server-process";
+import { whileRunning } from "./cleanup";
 import { peakRssMb } from "./memory";
 import { log } from "./report";
 import { BENCH_SENDER, BENCH_TEXT } from "./tumira";
@@ -150,10 +151,10 @@ export async function startKannel(options: { smsc: KannelSmsc }): Promise<Kannel
     const [sent, queued] = [Number(match[1]), Number(match[2])];
     return { accepted: sent + queued, sentToSmsc: sent, queued };
   };
-  const stop = async () => {
+  const stop = whileRunning(async () => {
     for (const box of [...boxes].reverse()) await stopBox(box);
     fs.rmSync(directory, { recursive: true, force: true });
-  };
+  });
   const connectFakeSmsc = () => {
     if (options.smsc.kind !== "fake") throw new Error("Kannel is configured for an SMPP SMSC");
     // -m 0: the fake SMSC sends no mobile-originated messages, it only takes what bearerbox pushes.

@@ -46,10 +46,11 @@ export function describeMachine(): Record<string, unknown> {
   };
 }
 
-export function writeResults(name: string, data: unknown): string {
+/** bench/results/<start time>-<scenarios>.json, and the same as latest.json. */
+export function writeResults(startedAt: Date, name: string, data: unknown): string {
   const directory = path.join(import.meta.dirname, "..", "results");
   fs.mkdirSync(directory, { recursive: true });
-  const file = path.join(directory, `${new Date().toISOString().replace(/[:.]/g, "-")}-${name}.json`);
+  const file = path.join(directory, `${startedAt.toISOString().replace(/[:.]/g, "-")}-${name}.json`);
   const text = `${JSON.stringify(data, null, 2)}\n`;
   fs.writeFileSync(file, text);
   fs.writeFileSync(path.join(directory, "latest.json"), text);

@@ -6,6 +6,7 @@ import { startServerProcess, type ServerProcess } from "@/tests/helpers/server-p
 import { openSql, type Sql } from "@/lib/db/sql";
 import { createBenchDatabase, type BenchDatabase, type Engine } from "./database";
 import { peakRssMb } from "./memory";
+import { whileRunning } from "./cleanup";
 import { logProfile, profileDirectory } from "./profile";
 import type { BenchSettings } from "./settings";
 
@@ -50,13 +51,16 @@ export async function startTumira(database: BenchDatabase, env: Record<string, s
     ...entry,
     env: { RUN_DISPATCHER: "false", SMSC_SIMULATOR: "off", ...processEnv(database), ...env },
   });
+  const stop = whileRunning(async () => {
+    await server.stop();
+    if (profileDir) logProfile(profileDir);
+  });
   return {
     ...server,
     peakRssMb: () => peakRssMb(server.child.pid!),
     stop: async () => {
-      const code = await server.stop();
-      if (profileDir) logProfile(profileDir);
-      return code;
+      await stop();
+      return server.child.exitCode;
     },
   };
 }

@@ -7,6 +7,7 @@ import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@/lib/log";
 import type { Operator } from "@/lib/carriers/operators";
+import { createGroupCommit } from "@/lib/messages/group-commit";
 import { buildSubmitParts, type SubmitSmFields } from "@/lib/smpp/build-submit-parts";
 import type { CarrierConnection, SubmitOutcome } from "@/lib/smpp/carrier-connection";
 import { claimMessages, releaseLeases, requeueExpiredLeases } from "./claim-messages";
@@ -43,8 +44,8 @@ export class Dispatcher {
   private readonly submittingBy = new Map<CarrierConnection, number>();
   private unrecorded = 0;
   private readonly sleepers = new Set<AbortController>();
-  private pendingWrites: { outcome: DispatchOutcome; written: () => void }[] = [];
-  private flushing: Promise<void> | null = null;
+  /** Group commit: every answer that arrives while one batch is written goes into the next. */
+  private readonly record = createGroupCommit<DispatchOutcome, void>((outcomes) => this.writeWithRetries(outcomes), MAX_WRITE_BATCH);
   private readonly settings: Required<Omit<DispatcherOptions, "routes" | "logger">>;
   private readonly log: Logger;
 
@@ -69,7 +70,6 @@ export class Dispatcher {
     await Promise.all(this.loops);
     const graceOver = sleep(this.settings.stopGraceMs, "timeout" as const);
     const finished = await Promise.race([Promise.allSettled([...this.inFlight]).then(() => "done" as const), graceOver]);
-    await this.flushing;
     const released = await releaseLeases(this.owner);
     if (finished === "timeout") this.log.warn({ stillInFlight: this.inFlight.size }, "stop grace over with submits in flight; they may be sent again");
     this.log.info({ released }, "dispatcher stopped; unsent claims released to the queue");
@@ -119,10 +119,7 @@ export class Dispatcher {
       this.submittingBy.set(route.connection, this.submittingBy.get(route.connection)! - 1);
     }
     this.unrecorded++;
-    await new Promise<void>((written) => {
-      this.pendingWrites.push({ outcome: { message, owner: this.owner, startedAt, result }, written });
-      this.flushing ??= this.flushWrites();
-    });
+    await this.record({ message, owner: this.owner, startedAt, result });
     this.unrecorded--;
   }
 
@@ -145,31 +142,22 @@ export class Dispatcher {
     }
   }
 
-  /** Group commit: everything answered while one batch is written goes into the next. */
-  private async flushWrites(): Promise<void> {
-    while (this.pendingWrites.length > 0) {
-      const batch = this.pendingWrites.splice(0, MAX_WRITE_BATCH);
-      await this.writeWithRetries(batch.map((entry) => entry.outcome));
-      for (const entry of batch) entry.written();
-    }
-    this.flushing = null;
-  }
-
-  private async writeWithRetries(outcomes: DispatchOutcome[]): Promise<void> {
+  /** The claims stay leased when this gives up: when the lease expires they are sent again. */
+  private async writeWithRetries(outcomes: DispatchOutcome[]): Promise<void[]> {
     for (let attempt = 1; ; attempt++) {
       try {
         const { leaseLost } = await recordDispatchOutcomes(outcomes, this.settings.retryPolicy);
         if (leaseLost > 0) this.log.warn({ leaseLost }, "answers dropped: their lease had passed to another dispatcher");
-        return;
+        break;
       } catch (error) {
         if (attempt >= WRITE_RETRIES) {
-          // The claims stay leased; when the lease expires they are sent again (at least once).
           this.log.error({ err: error, messages: outcomes.length }, "could not record carrier answers");
-          return;
+          break;
         }
         await sleep(500 * attempt);
       }
     }
+    return outcomes.map(() => undefined);
   }
 
   private async sweepExpiredLeases(): Promise<void> {

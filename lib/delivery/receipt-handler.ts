@@ -1,4 +1,4 @@
-// Receives the carriers' delivery receipts. A receipt can overtake the record of its own submit
+// Receives the carriers' delivery receipts and group-commits them. A receipt can overtake the record of its own submit
 // (the submit_sm_resp is written in the next group commit, or by another worker), so a receipt for
 // an unknown id is matched again every retryMs for up to giveUpMs before it is logged and
 // acknowledged anyway. It is acknowledged only then: if this process dies while waiting, the SMSC
@@ -8,10 +8,15 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@/lib/log";
 import type { DeliveryReceipt } from "@/lib/smpp/parse-receipt";
 import type { CarrierConnection } from "@/lib/smpp/carrier-connection";
-import { recordReceipt } from "./record-receipt";
+import { createGroupCommit } from "@/lib/messages/group-commit";
+import { recordReceipts, type ReceiptEntry, type ReceiptMatch } from "./record-receipt";
+
+/** Receipts recorded in one transaction at most (they arrive as fast as submits are answered). */
+const MAX_RECEIPTS_PER_COMMIT = 500;
 
 export class ReceiptHandler {
   private readonly stopping = new AbortController();
+  private readonly record = createGroupCommit<ReceiptEntry, ReceiptMatch>(recordReceipts, MAX_RECEIPTS_PER_COMMIT);
   private readonly log: Logger;
 
   constructor(private readonly options: { logger: Logger; retryMs?: number; giveUpMs?: number }) {
@@ -21,7 +26,7 @@ export class ReceiptHandler {
   readonly handle = async (receipt: DeliveryReceipt, connection: CarrierConnection): Promise<void> => {
     const operator = connection.config.operator;
     const giveUpAt = Date.now() + (this.options.giveUpMs ?? 10_000);
-    while ((await recordReceipt(operator, receipt)) === "unknown") {
+    while ((await this.record({ operator, receipt })) === "unknown") {
       if (Date.now() >= giveUpAt) {
         this.log.warn({ operator, carrierMessageId: receipt.messageId, stat: receipt.stat }, "receipt for an unknown message id acknowledged and dropped");
         return;

@@ -13,38 +13,45 @@ import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
 
 export type ReceiptMatch = "matched" | "unknown";
+export type ReceiptEntry = { operator: string; receipt: DeliveryReceipt };
+type Counter = "messagesDelivered" | "messagesFailed";
 
-export async function recordReceipt(operator: string, receipt: DeliveryReceipt): Promise<ReceiptMatch> {
-  const candidates = carrierIdCandidates(receipt.messageId);
+/** Records receipts in one transaction (the receipt handler group-commits them); one match per entry. */
+export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMatch[]> {
   const now = new Date();
-  const counter = await sql().transaction(async (tx) => {
-    const part = await tx.get<{ id: string; messageId: string; status: string }>(
-      `SELECT "id", "messageId", "status" FROM "MessagePart" WHERE "operator" = ? AND "carrierMessageId" IN (${candidates.map(() => "?").join(", ")})
-       ORDER BY "createdAt" DESC LIMIT 1`,
-      [operator, ...candidates],
-    );
-    if (!part) return "unknown" as const;
-    if (part.status !== "submitted") return null;
-    // Receipts of two parts of one message may be recorded at once: the message row lock orders them.
-    if (tx.dialect === "postgres") await tx.run(`SELECT "id" FROM "Message" WHERE "id" = ? FOR UPDATE`, [part.messageId]);
-    const final = receipt.stat === "DELIVRD" ? "delivered" : FAILED_STATS.has(receipt.stat) ? "failed" : "submitted";
-    await tx.run(`UPDATE "MessagePart" SET "status" = ?, "receiptStat" = ?, "receiptError" = ?, "receiptAt" = ? WHERE "id" = ?`, [
-      final,
-      receipt.stat,
-      receipt.err,
-      toDbTime(now),
-      part.id,
-    ]);
-    if (final === "failed") return failMessage(tx, part.messageId, receipt, now);
-    if (final === "delivered") return markDeliveredWhenComplete(tx, part.messageId, now);
-    return null;
+  const results = await sql().transaction(async (tx) => {
+    const recorded: { match: ReceiptMatch; counter: Counter | null }[] = [];
+    for (const entry of entries) recorded.push(await recordReceipt(tx, entry, now));
+    return recorded;
   });
-  if (counter === "unknown") return "unknown";
-  if (counter) metrics()[counter.name].inc({ operator });
-  return "matched";
+  results.forEach(({ counter }, index) => counter && metrics()[counter].inc({ operator: entries[index].operator }));
+  return results.map(({ match }) => match);
 }
 
-async function failMessage(tx: SqlExecutor, messageId: string, receipt: DeliveryReceipt, now: Date) {
+async function recordReceipt(tx: SqlExecutor, { operator, receipt }: ReceiptEntry, now: Date): Promise<{ match: ReceiptMatch; counter: Counter | null }> {
+  const candidates = carrierIdCandidates(receipt.messageId);
+  const part = await tx.get<{ id: string; messageId: string; status: string }>(
+    `SELECT "id", "messageId", "status" FROM "MessagePart" WHERE "operator" = ? AND "carrierMessageId" IN (${candidates.map(() => "?").join(", ")})
+     ORDER BY "createdAt" DESC LIMIT 1`,
+    [operator, ...candidates],
+  );
+  if (!part) return { match: "unknown", counter: null };
+  if (part.status !== "submitted") return { match: "matched", counter: null };
+  // Receipts of two parts of one message may be recorded at once: the message row lock orders them.
+  if (tx.dialect === "postgres") await tx.run(`SELECT "id" FROM "Message" WHERE "id" = ? FOR UPDATE`, [part.messageId]);
+  const final = receipt.stat === "DELIVRD" ? "delivered" : FAILED_STATS.has(receipt.stat) ? "failed" : "submitted";
+  await tx.run(`UPDATE "MessagePart" SET "status" = ?, "receiptStat" = ?, "receiptError" = ?, "receiptAt" = ? WHERE "id" = ?`, [
+    final,
+    receipt.stat,
+    receipt.err,
+    toDbTime(now),
+    part.id,
+  ]);
+  const counter = final === "failed" ? await failMessage(tx, part.messageId, receipt, now) : final === "delivered" ? await markDeliveredWhenComplete(tx, part.messageId, now) : null;
+  return { match: "matched", counter };
+}
+
+async function failMessage(tx: SqlExecutor, messageId: string, receipt: DeliveryReceipt, now: Date): Promise<Counter | null> {
   const at = toDbTime(now);
   const reason = `receipt ${receipt.stat}${receipt.err ? ` err:${receipt.err}` : ""}`;
   const row = await tx.get(
@@ -56,10 +63,10 @@ async function failMessage(tx: SqlExecutor, messageId: string, receipt: Delivery
   await recordMessageEvent(tx, messageId, "failed", reason, now);
   await refundMessage(tx, message, `carrier reported ${receipt.stat}`, now);
   await enqueueWebhook(tx, message, "message.failed", now);
-  return { name: "messagesFailed" as const };
+  return "messagesFailed";
 }
 
-async function markDeliveredWhenComplete(tx: SqlExecutor, messageId: string, now: Date) {
+async function markDeliveredWhenComplete(tx: SqlExecutor, messageId: string, now: Date): Promise<Counter | null> {
   const pending = await tx.get<{ count: number | string }>(`SELECT COUNT(*) AS "count" FROM "MessagePart" WHERE "messageId" = ? AND "status" <> 'delivered'`, [messageId]);
   if (Number(pending?.count ?? 0) > 0) return null;
   const at = toDbTime(now);
@@ -70,5 +77,5 @@ async function markDeliveredWhenComplete(tx: SqlExecutor, messageId: string, now
   if (!row) return null;
   await recordMessageEvent(tx, messageId, "delivered", "receipt DELIVRD", now);
   await enqueueWebhook(tx, parseMessageRow(row), "message.delivered", now);
-  return { name: "messagesDelivered" as const };
+  return "messagesDelivered";
 }

@@ -14,13 +14,16 @@ const NO_BODY = Buffer.alloc(0);
 
 export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
-export function createHttpServer(nextHandler: NodeHandler | null): http.Server {
+export function createHttpServer(nextHandler: NodeHandler | null, options: { trustProxy: boolean }): http.Server {
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? "/").split("?")[0];
     if (isApiPath(pathname) || !nextHandler) {
       void serveApi(req, res);
       return;
     }
+    // The sign-in throttle keys on the client address; unless a trusted proxy sets it, a client
+    // could send any X-Forwarded-For, so the socket's address replaces it.
+    if (!options.trustProxy) req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
     void nextHandler(req, res);
   });
   server.keepAliveTimeout = 65_000;

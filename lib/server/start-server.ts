@@ -42,7 +42,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     simulator: env.SMSC_SIMULATOR === "on" || (env.SMSC_SIMULATOR === "auto" && !env.SMPP_ECONET && !env.SMPP_NETONE && !env.SMPP_TELECEL),
   });
 
-  const server = createHttpServer(nextHandler);
+  const server = createHttpServer(nextHandler, { trustProxy: env.TRUST_PROXY });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? env.PORT, options.host ?? env.HOST, () => resolve());

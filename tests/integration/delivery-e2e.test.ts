@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
-import { recordReceipt } from "@/lib/delivery/record-receipt";
+import { recordReceipts } from "@/lib/delivery/record-receipt";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/server/background";
 import { segmentMessage } from "@/lib/messages/segments";
 import { useTestDatabase } from "../helpers/test-database";
@@ -116,7 +116,7 @@ describe("delivery end to end", () => {
 
     // The same receipt again (a carrier resending it) changes nothing and refunds nothing.
     const undelivered = messages.find((message) => message.to === "+263771230001")!;
-    expect(await recordReceipt("econet", { messageId: undelivered.carrierMessageId!, stat: "UNDELIV", err: "001", doneAt: null })).toBe("matched");
+    expect(await recordReceipts([{ operator: "econet", receipt: { messageId: undelivered.carrierMessageId!, stat: "UNDELIV", err: "001", doneAt: null } }])).toEqual(["matched"]);
     expect(await ledgerOf(undelivered.id)).toHaveLength(2);
     await expectLedgerBalanced(accountId);
   });
@@ -148,6 +148,6 @@ describe("delivery end to end", () => {
   });
 
   it("acknowledges a receipt for an unknown id without matching anything", async () => {
-    expect(await recordReceipt("econet", { messageId: "ffffffff0", stat: "DELIVRD", err: null, doneAt: null })).toBe("unknown");
+    expect(await recordReceipts([{ operator: "econet", receipt: { messageId: "ffffffff0", stat: "DELIVRD", err: null, doneAt: null } }])).toEqual(["unknown"]);
   });
 });
