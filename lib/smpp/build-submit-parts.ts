@@ -4,8 +4,8 @@
 import crypto from "node:crypto";
 import { encodeGsm7, encodeUcs2, segmentMessage } from "@/lib/messages/segments";
 
-export const DATA_CODING = { gsm7: 0x00, ucs2: 0x08 } as const;
-export const ESM_CLASS_UDHI = 0x40;
+const DATA_CODING = { gsm7: 0x00, ucs2: 0x08 } as const;
+const ESM_CLASS_UDHI = 0x40;
 /** registered_delivery: a receipt for the final outcome, success or failure. */
 const RECEIPT_ON_FINAL = 0x01;
 const TON_INTERNATIONAL = 0x01;

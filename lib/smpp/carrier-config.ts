@@ -23,8 +23,8 @@ export type CarrierConfig = {
 
 /** The simulator's credentials for each carrier: system_id = the carrier's name, this password. */
 export const SIMULATOR_PASSWORD = "tumira";
-export const DEFAULT_TPS = 100;
-export const DEFAULT_WINDOW = 10;
+const DEFAULT_TPS = 100;
+const DEFAULT_WINDOW = 10;
 const SIMULATOR_WINDOW = 50;
 
 // SMPP 3.4 field limits (5.2.1): system_id 16, password 9, system_type 13 octets, NUL included.

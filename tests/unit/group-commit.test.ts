@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createGroupCommit } from "@/lib/messages/group-commit";
+import { createGroupCommit } from "@/lib/db/group-commit";
 
 describe("createGroupCommit", () => {
   it("commits calls made together as one batch, answers each its own result, refuses only the refused", async () => {
