@@ -4,7 +4,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Dialect, Sql } from "./sql";
+import type { Dialect, Sql, SqlExecutor } from "./sql";
 
 const MIGRATIONS_TABLE = "_tumira_migrations";
 const POSTGRES_LOCK_ID = 7_247_722;
@@ -29,14 +29,10 @@ export function readMigrations(dialect: Dialect): Migration[] {
     });
 }
 
-async function ensureMigrationsTable(sql: Sql): Promise<void> {
-  await sql.exec(
-    `CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" ("name" TEXT PRIMARY KEY, "checksum" TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`,
-  );
-}
+const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" ("name" TEXT PRIMARY KEY, "checksum" TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`;
 
-async function appliedMigrations(sql: Sql): Promise<Map<string, string>> {
-  const rows = await sql.all<{ name: string; checksum: string }>(`SELECT "name", "checksum" FROM "${MIGRATIONS_TABLE}"`);
+async function appliedMigrations(executor: SqlExecutor): Promise<Map<string, string>> {
+  const rows = await executor.all<{ name: string; checksum: string }>(`SELECT "name", "checksum" FROM "${MIGRATIONS_TABLE}"`);
   return new Map(rows.map((row) => [row.name, row.checksum]));
 }
 
@@ -54,48 +50,37 @@ export async function getMigrationStatus(sql: Sql): Promise<MigrationStatus> {
   return { applied: [...applied.keys()].sort(), pending, current: pending.length === 0 };
 }
 
-/** Applies every pending migration; returns the names applied. */
+/** Runs one migration's statements and records it, inside the caller's transaction. */
+async function applyMigration(tx: SqlExecutor, migration: Migration): Promise<void> {
+  for (const statement of splitStatements(migration.sql)) await tx.run(statement);
+  await tx.run(`INSERT INTO "${MIGRATIONS_TABLE}" ("name", "checksum", "appliedAt") VALUES (?, ?, ?)`, [
+    migration.name,
+    migration.checksum,
+    new Date().toISOString(),
+  ]);
+}
+
+/** Applies every pending migration, each in its own transaction; returns the names applied. */
 export async function migrate(sql: Sql): Promise<string[]> {
-  if (sql.dialect === "postgres") {
-    return sql.transaction(async (tx) => {
-      // A transaction-scoped lock serialises concurrent starts; the migrations run inside it.
-      await tx.get(`SELECT pg_advisory_xact_lock(${POSTGRES_LOCK_ID})`);
-      await tx.run(
-        `CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" ("name" TEXT PRIMARY KEY, "checksum" TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`,
-      );
-      const applied = new Map(
-        (await tx.all<{ name: string; checksum: string }>(`SELECT "name", "checksum" FROM "${MIGRATIONS_TABLE}"`)).map(
-          (row) => [row.name, row.checksum],
-        ),
-      );
-      const done: string[] = [];
-      for (const migration of readMigrations("postgres")) {
-        if (checkApplied(applied, migration)) continue;
-        for (const statement of splitStatements(migration.sql)) await tx.run(statement);
-        await tx.run(`INSERT INTO "${MIGRATIONS_TABLE}" ("name", "checksum", "appliedAt") VALUES (?, ?, ?)`, [
-          migration.name,
-          migration.checksum,
-          new Date().toISOString(),
-        ]);
-        done.push(migration.name);
-      }
-      return done;
-    });
-  }
-  await ensureMigrationsTable(sql);
-  const applied = await appliedMigrations(sql);
+  // PostgreSQL: a transaction-scoped lock serialises processes starting at once (even CREATE TABLE
+  // IF NOT EXISTS races there); whoever waited re-reads what is applied. SQLite's writer transaction
+  // (BEGIN IMMEDIATE) already serialises.
+  const lock = async (tx: SqlExecutor) => {
+    if (tx.dialect === "postgres") await tx.get(`SELECT pg_advisory_xact_lock(${POSTGRES_LOCK_ID})`);
+  };
+  await sql.transaction(async (tx) => {
+    await lock(tx);
+    await tx.run(CREATE_MIGRATIONS_TABLE);
+  });
   const done: string[] = [];
-  for (const migration of readMigrations("sqlite")) {
-    if (checkApplied(applied, migration)) continue;
-    await sql.transaction(async (tx) => {
-      for (const statement of splitStatements(migration.sql)) await tx.run(statement);
-      await tx.run(`INSERT INTO "${MIGRATIONS_TABLE}" ("name", "checksum", "appliedAt") VALUES (?, ?, ?)`, [
-        migration.name,
-        migration.checksum,
-        new Date().toISOString(),
-      ]);
+  for (const migration of readMigrations(sql.dialect)) {
+    const applied = await sql.transaction(async (tx) => {
+      await lock(tx);
+      if (checkApplied(await appliedMigrations(tx), migration)) return false;
+      await applyMigration(tx, migration);
+      return true;
     });
-    done.push(migration.name);
+    if (applied) done.push(migration.name);
   }
   return done;
 }
