@@ -2,6 +2,7 @@
 // draws a fresh recipient or message id per request and prints a JSON summary line at the end.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { whileRunning } from "./cleanup";
 import { startProgress } from "./report";
 import type { BenchSettings } from "./settings";
 
@@ -49,14 +50,18 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   if (options.idsFile) env.BENCH_IDS_FILE = options.idsFile;
   const args = [`-t${options.threads}`, `-c${options.connections}`, `-d${options.durationSeconds}s`, "--timeout", "10s", "-s", LUA_SCRIPT, options.baseUrl];
   const progress = startProgress(options.label, options.durationSeconds);
+  const child = spawn("wrk", args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  const stopWrk = whileRunning(async () => void child.kill());
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn("wrk", args, { env, stdio: ["ignore", "pipe", "pipe"] });
     let text = "";
     child.stdout.on("data", (chunk) => (text += chunk));
     child.stderr.on("data", (chunk) => (text += chunk));
     child.once("error", reject);
     child.once("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}:\n${text}`))));
-  }).finally(progress.stop);
+  }).finally(() => {
+    progress.stop();
+    void stopWrk();
+  });
   const line = output.split("\n").find((text) => text.startsWith("BENCH_RESULT "));
   if (!line) throw new Error(`wrk printed no summary:\n${output}`);
   const summary = JSON.parse(line.slice("BENCH_RESULT ".length)) as WrkSummary;

@@ -24,7 +24,8 @@ type Command = {
   summary: string;
   flags: Record<string, { type: "string" | "boolean" }>;
   schema: z.ZodType;
-  run: (flags: never) => Promise<unknown>;
+  /** Runs after the database is prepared; `applied` names the migrations that preparation applied. */
+  run: (flags: never, prepared: { applied: string[] }) => Promise<unknown>;
 };
 
 const amount = (name: string) =>
@@ -42,9 +43,9 @@ function command<S extends z.ZodType>(
   summary: string,
   flags: Record<string, { type: "string" | "boolean" }>,
   schema: S,
-  run: (flags: z.infer<S>) => Promise<unknown>,
+  run: (flags: z.infer<S>, prepared: { applied: string[] }) => Promise<unknown>,
 ): Command {
-  return { summary, flags, schema, run: run as (flags: never) => Promise<unknown> };
+  return { summary, flags, schema, run: run as Command["run"] };
 }
 
 async function requireAccount(id: string): Promise<void> {
@@ -54,7 +55,7 @@ async function requireAccount(id: string): Promise<void> {
 }
 
 export const commands: Record<string, Command> = {
-  migrate: command("Apply pending migrations", {}, z.object({}), async () => prepareDatabase()),
+  migrate: command("Apply pending migrations", {}, z.object({}), async (_flags, prepared) => prepared),
 
   "accounts:create": command(
     "Create an account with an opening balance, approved sender ids and optionally an owner",
@@ -214,8 +215,8 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   try {
     const flags = spec.schema.safeParse(raw);
     if (!flags.success) return { code: 2, stdout: "", stderr: `${name}: ${flags.error.issues.map((issue) => issue.message).join("; ")}\n` };
-    await prepareDatabase();
-    const result = await spec.run(flags.data as never);
+    const prepared = await prepareDatabase();
+    const result = await spec.run(flags.data as never, prepared);
     return { code: 0, stdout: `${jsonText(result)}\n`, stderr: "" };
   } catch (error) {
     if (isAppError(error)) {

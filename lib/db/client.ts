@@ -31,10 +31,27 @@ export function openDatabase(url: string): Database {
   const raw = openSql(url);
   if (kind === "sqlite") {
     const adapter = new PrismaBetterSQLite3({ url: sqlitePath(url), timeout: 5000 });
-    return { kind, url, prisma: new PrismaClient({ adapter }), sql: raw };
+    return { kind, url, prisma: takeWriteTurns(new PrismaClient({ adapter }), raw), sql: raw };
   }
   const adapter = new PrismaPg({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
   return { kind, url, prisma: new PostgresPrismaClient({ adapter }) as unknown as PrismaClient, sql: raw };
+}
+
+const WRITE_OPERATIONS = new Set([
+  "create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany",
+]);
+
+/** Prisma's writes on SQLite wait for the raw layer's open transaction instead of blocking on its lock. */
+function takeWriteTurns(prisma: PrismaClient, raw: Sql): PrismaClient {
+  return prisma.$extends({
+    query: {
+      $allModels: {
+        $allOperations({ operation, args, query }) {
+          return WRITE_OPERATIONS.has(operation) ? raw.withWriteTurn(() => query(args)) : query(args);
+        },
+      },
+    },
+  }) as unknown as PrismaClient;
 }
 
 export async function closeDatabase(): Promise<void> {

@@ -22,6 +22,12 @@ export interface Sql extends SqlExecutor {
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** Runs a multi-statement script (migrations), no parameters. */
   exec(script: string): Promise<void>;
+  /**
+   * Runs work that writes through another connection (Prisma's) while no transaction of this handle
+   * is open. SQLite: a write waiting on a lock held by the same thread would block that thread for
+   * the whole busy timeout, so this process's writes take turns. PostgreSQL: runs it directly.
+   */
+  withWriteTurn<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -147,6 +153,7 @@ function openSqlite(file: string): Sql {
         }
       }),
     exec: (script) => serialise(async () => void writerDb.exec(script)),
+    withWriteTurn: serialise,
     close: async () => {
       await queue;
       if (readerDb !== writerDb) readerDb.close();
@@ -240,6 +247,7 @@ function openPostgres(url: string): Sql {
       }
     },
     exec: async (script) => void (await pool.query(script)),
+    withWriteTurn: (work) => work(),
     close: () => pool.end(),
   };
 }

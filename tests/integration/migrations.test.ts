@@ -1,6 +1,6 @@
 // Migrations apply from empty on this run's database, are idempotent, refuse an edited migration,
 // and produce exactly the schema prisma/schema.prisma describes (the drift check).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -86,6 +86,26 @@ describe("migrations", () => {
     expect(await migrate(sql)).toEqual([]);
     const accounts = await sql.all(`SELECT * FROM "Account"`);
     expect(accounts).toEqual([]);
+  });
+
+  it("apply once when two processes start on the same empty database at the same time", async () => {
+    const sql = await emptyDatabase();
+    const { database } = opened.at(-1)!;
+    const runMigrate = () =>
+      new Promise<{ code: number | null; output: string }>((resolve) => {
+        const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "migrate"], {
+          env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: database.dataDir, NODE_ENV: "test" },
+        });
+        let output = "";
+        child.stdout.on("data", (chunk) => (output += chunk));
+        child.stderr.on("data", (chunk) => (output += chunk));
+        child.on("exit", (code) => resolve({ code, output }));
+      });
+    const results = await Promise.all([runMigrate(), runMigrate()]);
+    for (const result of results) expect(result.code, result.output).toBe(0);
+    const applied = results.flatMap((result) => JSON.parse(result.output).applied as string[]);
+    expect(applied.sort()).toEqual(readMigrations(sql.dialect).map((migration) => migration.name));
+    expect(await getMigrationStatus(sql)).toMatchObject({ current: true });
   });
 
   it("refuse to run when an applied migration was edited", async () => {
