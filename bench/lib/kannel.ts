@@ -34,7 +34,7 @@ export type Kannel = {
   stop: () => Promise<void>;
 };
 
-export async function ensureKannelInstalled(): Promise<void> {
+async function ensureKannelInstalled(): Promise<void> {
   if (fs.existsSync(BEARERBOX) && fs.existsSync(FAKESMSC)) return;
   log("Kannel is missing: apt-get install -y kannel kannel-extras");
   await promisify(execFile)("apt-get", ["install", "-y", "kannel", "kannel-extras"], {

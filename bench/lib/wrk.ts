@@ -56,7 +56,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     let text = "";
     child.stdout.on("data", (chunk) => (text += chunk));
     child.stderr.on("data", (chunk) => (text += chunk));
-    child.once("error", reject);
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "ENOENT" ? new Error("wrk is not installed: apt-get install -y wrk") : error),
+    );
     child.once("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}:\n${text}`))));
   }).finally(() => {
     progress.stop();

@@ -3,7 +3,7 @@
 // under the database's one writer lock, which is enough for the one dispatcher SQLite supports.
 import { sql } from "@/lib/db/client";
 import { toDbTime, type Dialect } from "@/lib/db/sql";
-import { parseMessageRow, type Message } from "./message-row";
+import { parseMessageRow, type Message } from "@/lib/messages/message-row";
 import { recordMessageEvent } from "./record-message-event";
 
 /** Appended to a claim's inner SELECT. */

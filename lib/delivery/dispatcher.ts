@@ -11,7 +11,7 @@ import { createGroupCommit } from "@/lib/db/group-commit";
 import { buildSubmitParts, type SubmitSmFields } from "@/lib/smpp/build-submit-parts";
 import type { CarrierConnection, SubmitOutcome } from "@/lib/smpp/carrier-connection";
 import { claimMessages, releaseLeases, requeueExpiredLeases } from "./claim-messages";
-import type { Message } from "./message-row";
+import type { Message } from "@/lib/messages/message-row";
 import { recordDispatchOutcomes, type DispatchOutcome } from "./record-dispatch-outcomes";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy";
 

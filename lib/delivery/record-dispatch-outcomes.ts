@@ -10,7 +10,7 @@ import { insertRows } from "@/lib/db/insert-rows";
 import { metrics } from "@/lib/metrics";
 import type { SubmitOutcome } from "@/lib/smpp/carrier-connection";
 import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
-import { parseMessageRow, type Message } from "./message-row";
+import { parseMessageRow, type Message } from "@/lib/messages/message-row";
 import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
 import { retryDelayMs, type RetryPolicy } from "./retry-policy";

@@ -8,7 +8,7 @@ import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { metrics } from "@/lib/metrics";
 import { carrierIdCandidates, FAILED_STATS, type DeliveryReceipt } from "@/lib/smpp/parse-receipt";
 import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
-import { parseMessageRow } from "./message-row";
+import { parseMessageRow } from "@/lib/messages/message-row";
 import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
 

@@ -4,7 +4,7 @@
 // The accounts are locked first (PostgreSQL: FOR UPDATE; SQLite: the writer transaction), so the
 // cover check and the holds see the same balance; applyLedgerEntries' own cover check stays as the
 // guard the database enforces.
-import { db, sql } from "@/lib/db/client";
+import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { metrics } from "@/lib/metrics";
@@ -90,9 +90,10 @@ async function loadPricing(sends: PreparedSend[]): Promise<Map<string, Pricing>>
     [...names].map(async ([accountId, senderNames]): Promise<[string, Pricing]> => {
       const [rates, senders] = await Promise.all([
         getAccountRates(accountId),
-        db().senderId.findMany({ where: { accountId, status: "approved", name: { in: [...senderNames] } }, select: { name: true } }),
+        sql().all<{ name: string }>(`SELECT "name" FROM "SenderId" WHERE "accountId" = ? AND "status" = 'approved'`, [accountId]),
       ]);
-      return [accountId, { rates, approvedSenders: new Set(senders.map((sender) => sender.name)) }];
+      const approved = senders.map((sender) => sender.name).filter((name) => senderNames.has(name));
+      return [accountId, { rates, approvedSenders: new Set(approved) }];
     }),
   );
   return new Map(entries);

@@ -4,7 +4,7 @@
 import crypto from "node:crypto";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { serializeSms } from "@/lib/api/sms/serialize-sms";
-import type { Message } from "@/lib/delivery/message-row";
+import type { Message } from "@/lib/messages/message-row";
 
 export type WebhookEventType = "message.success" | "message.failed" | "message.delivered";
 
