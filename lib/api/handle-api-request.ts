@@ -8,7 +8,7 @@ import { logger, type Logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
 import { AppError } from "@/lib/errors";
 import { compileRoutes, matchRoute, SMALL_BODY_LIMIT } from "./route";
-import { errorResponse, toAppError } from "./respond";
+import { type ApiResponse, errorResponse, toAppError, toWebResponse } from "./respond";
 import { apiRoutes } from "./routes";
 
 const compiled = compileRoutes(apiRoutes);
@@ -25,16 +25,17 @@ export type ApiRequestInput = {
 };
 
 export async function handleApiRequest(request: Request): Promise<Response> {
-  return runApiRequest({
+  const response = await runApiRequest({
     method: request.method,
     pathname: new URL(request.url).pathname,
     headers: request.headers,
     request,
     readBody: (limit) => readWebBody(request, limit),
   });
+  return toWebResponse(response);
 }
 
-export async function runApiRequest(input: ApiRequestInput): Promise<Response> {
+export async function runApiRequest(input: ApiRequestInput): Promise<ApiResponse> {
   const started = performance.now();
   const { method, pathname } = input;
   const incomingId = input.headers.get("x-request-id");
@@ -44,7 +45,7 @@ export async function runApiRequest(input: ApiRequestInput): Promise<Response> {
   const routeName = match.kind === "not-found" ? "unmatched" : match.route.path;
 
   const responseHeaders = new Headers();
-  let response: Response;
+  let response: ApiResponse;
   if (match.kind === "not-found") {
     response = errorResponse(new AppError("NOT_FOUND", "Not found", { description: `No endpoint at ${pathname}` }), "kit");
   } else if (match.kind === "method-not-allowed") {

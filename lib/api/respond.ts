@@ -8,12 +8,37 @@ export type ErrorShape = "legacy" | "kit";
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+/**
+ * What API handlers answer: status, headers and the finished body. A Web Response costs about 18 µs
+ * more per request here (it wraps the body in a stream that must be read back); the lean path writes
+ * this as it is, and Next's route handler converts it with toWebResponse.
+ */
+export class ApiResponse {
+  readonly headers: Headers;
+
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    headers?: HeadersInit,
+  ) {
+    this.headers = new Headers(headers);
+  }
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+}
+
+export function toWebResponse(response: ApiResponse): Response {
+  return new Response(response.body, { status: response.status, headers: response.headers });
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
+  return new ApiResponse(status, JSON.stringify(body), { ...JSON_HEADERS, ...headers });
 }
 
 /** Envelope of every endpoint but the single send (spec 2.1); data absent when undefined. */
-export function envelope(status: number, message: string, data?: unknown, headers?: Record<string, string>): Response {
+export function envelope(status: number, message: string, data?: unknown, headers?: Record<string, string>): ApiResponse {
   return json(status, data === undefined ? { status: "success", message } : { status: "success", message, data }, headers);
 }
 
@@ -75,7 +100,7 @@ function validationErrors(fields: FieldError[] | undefined): { validation_errors
   return fields && fields.length > 0 ? { validation_errors: fields } : {};
 }
 
-export function errorResponse(error: AppError, shape: ErrorShape, headers: Record<string, string> = {}): Response {
+export function errorResponse(error: AppError, shape: ErrorShape, headers: Record<string, string> = {}): ApiResponse {
   const effectiveShape = error.code === "UNAUTHORIZED" ? "kit" : shape;
   const extraHeaders = { ...headers };
   if (error.options.retryAfterSeconds !== undefined) extraHeaders["retry-after"] = String(error.options.retryAfterSeconds);

@@ -1,6 +1,6 @@
 // What an API route is. The table of routes is lib/api/routes.ts; lib/api/handle-api-request.ts runs them.
 import type { Logger } from "@/lib/log";
-import type { ErrorShape } from "./respond";
+import type { ApiResponse, ErrorShape } from "./respond";
 
 export type ApiContext = {
   request: Request;
@@ -13,7 +13,7 @@ export type ApiContext = {
   responseHeaders: Headers;
 };
 
-export type ApiHandler = (context: ApiContext) => Promise<Response>;
+export type ApiHandler = (context: ApiContext) => Promise<ApiResponse>;
 
 export type ApiRoute = {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

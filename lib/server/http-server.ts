@@ -48,12 +48,11 @@ async function serveApi(req: http.IncomingMessage, res: http.ServerResponse): Pr
         return body ?? NO_BODY;
       },
     });
-    const responseBody = Buffer.from(await response.arrayBuffer());
     const responseHeaders: Record<string, string> = {};
     response.headers.forEach((value, key) => (responseHeaders[key] = value));
-    responseHeaders["content-length"] = String(responseBody.length);
+    responseHeaders["content-length"] = String(Buffer.byteLength(response.body));
     res.writeHead(response.status, responseHeaders);
-    res.end(responseBody);
+    res.end(response.body);
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
       res.writeHead(413, { "content-type": "application/json; charset=utf-8", connection: "close" });

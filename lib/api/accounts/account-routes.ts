@@ -2,7 +2,7 @@
 // account; any other id (another account's, an unknown one, or not a UUID) answers the same 404.
 import type { ApiRoute } from "@/lib/api/route";
 import { keyActor, withApiKey, type AuthedContext } from "@/lib/api/auth/with-api-key";
-import { envelope } from "@/lib/api/respond";
+import { type ApiResponse, envelope } from "@/lib/api/respond";
 import { parseJsonRequest, parseUuid } from "@/lib/api/parse-request";
 import { AppError } from "@/lib/errors";
 import { getBalance } from "@/lib/ledger/get-balance";
@@ -15,17 +15,17 @@ function ownAccountId(context: AuthedContext): string {
   return context.auth.accountId;
 }
 
-async function showBalance(context: AuthedContext): Promise<Response> {
+async function showBalance(context: AuthedContext): Promise<ApiResponse> {
   const accountId = ownAccountId(context);
   return envelope(200, "Balance retrieved", serializeBalance(accountId, await getBalance(accountId)));
 }
 
-async function listSenderIds(context: AuthedContext): Promise<Response> {
+async function listSenderIds(context: AuthedContext): Promise<ApiResponse> {
   const senders = await listSenders(ownAccountId(context));
   return envelope(200, "Sender ids retrieved", senders.map(serializeSenderId));
 }
 
-async function requestSenderId(context: AuthedContext): Promise<Response> {
+async function requestSenderId(context: AuthedContext): Promise<ApiResponse> {
   const accountId = ownAccountId(context);
   const { sender_id } = parseJsonRequest(context, createSenderIdRequestSchema);
   const sender = await addSender({ accountId, name: sender_id, approved: false, actor: keyActor(context.auth) });

@@ -6,6 +6,7 @@ import { consumeRateLimit, rateLimitHeaders } from "@/lib/api/rate-limit/consume
 import { AppError } from "@/lib/errors";
 import { getEnv } from "@/lib/env";
 import { authenticateApiKey, type ApiKeyAuth } from "./authenticate-api-key";
+import type { ApiResponse } from "@/lib/api/respond";
 
 export type AuthedContext = ApiContext & { auth: ApiKeyAuth };
 
@@ -14,7 +15,7 @@ export function keyActor(auth: ApiKeyAuth): string {
   return `key:${auth.keyId}`;
 }
 
-export function withApiKey(handler: (context: AuthedContext) => Promise<Response>): ApiHandler {
+export function withApiKey(handler: (context: AuthedContext) => Promise<ApiResponse>): ApiHandler {
   return async (context) => {
     const auth = await authenticateApiKey(context.request.headers.get("authorization"));
     const limit = auth.rateLimitPerSecond ?? getEnv().RATE_LIMIT_PER_SECOND;

@@ -14,6 +14,7 @@ import { fromDbTime, toDbTime } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import type { AuthedContext } from "@/lib/api/auth/with-api-key";
+import { ApiResponse } from "@/lib/api/respond";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const PURGE_INTERVAL_MS = 60_000;
@@ -21,7 +22,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const IN_PROGRESS = 0;
 
 type StoredResponse = { requestHash: string; responseStatus: number; responseBody: string; expiresAt: unknown };
-type AuthedHandler = (context: AuthedContext) => Promise<Response>;
+type AuthedHandler = (context: AuthedContext) => Promise<ApiResponse>;
 
 let lastPurge = 0;
 
@@ -40,7 +41,7 @@ export function withIdempotency(handler: AuthedHandler): AuthedHandler {
     const stored = await claimKey(accountId, key, requestHash);
     if (stored) return replay(stored, requestHash);
 
-    let response: Response;
+    let response: ApiResponse;
     try {
       response = await handler(context);
     } catch (error) {
@@ -51,16 +52,15 @@ export function withIdempotency(handler: AuthedHandler): AuthedHandler {
       await releaseKey(accountId, key);
       return response;
     }
-    const body = Buffer.from(await response.arrayBuffer());
     await sql()
       .run(`UPDATE "IdempotencyKey" SET "responseStatus" = ?, "responseBody" = ? WHERE "accountId" = ? AND "key" = ?`, [
         response.status,
-        body.toString("utf8"),
+        response.body,
         accountId,
         key,
       ])
       .catch((error) => context.log.error({ err: error }, "could not store the idempotent response"));
-    return new Response(body, { status: response.status, headers: response.headers });
+    return response;
   };
 }
 
@@ -92,7 +92,7 @@ async function claimKey(accountId: string, key: string, requestHash: string): Pr
   }
 }
 
-function replay(stored: StoredResponse, requestHash: string): Response {
+function replay(stored: StoredResponse, requestHash: string): ApiResponse {
   if (stored.requestHash !== requestHash) {
     throw new AppError("IDEMPOTENCY_MISMATCH", "Idempotency-Key reused for a different request", {
       description: "This Idempotency-Key was used in the last 24 hours with a different request; use a new key for a new request",
@@ -104,9 +104,9 @@ function replay(stored: StoredResponse, requestHash: string): Response {
       retryAfterSeconds: 1,
     });
   }
-  return new Response(stored.responseBody, {
-    status: stored.responseStatus,
-    headers: { "content-type": "application/json; charset=utf-8", "idempotent-replayed": "true" },
+  return new ApiResponse(stored.responseStatus, stored.responseBody, {
+    "content-type": "application/json; charset=utf-8",
+    "idempotent-replayed": "true",
   });
 }
 

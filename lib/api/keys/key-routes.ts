@@ -3,7 +3,7 @@
 // lock production out.
 import type { ApiRoute } from "@/lib/api/route";
 import { keyActor, withApiKey, type AuthedContext } from "@/lib/api/auth/with-api-key";
-import { envelope } from "@/lib/api/respond";
+import { ApiResponse, envelope } from "@/lib/api/respond";
 import { parseJsonRequest, parseUuid } from "@/lib/api/parse-request";
 import { withIdempotency } from "@/lib/api/idempotency/with-idempotency";
 import { AppError } from "@/lib/errors";
@@ -19,18 +19,18 @@ function manageableMode(context: AuthedContext): KeyMode | undefined {
   return context.auth.mode === "test" ? "test" : undefined;
 }
 
-async function createKey(context: AuthedContext): Promise<Response> {
+async function createKey(context: AuthedContext): Promise<ApiResponse> {
   const { name } = parseJsonRequest(context, createApiKeyRequestSchema);
   const key = await createApiKey({ accountId: context.auth.accountId, name, mode: context.auth.mode, actor: keyActor(context.auth) });
   return envelope(201, "API key created", serializeCreatedKey(key));
 }
 
-async function listKeys(context: AuthedContext): Promise<Response> {
+async function listKeys(context: AuthedContext): Promise<ApiResponse> {
   const keys = await listApiKeys(context.auth.accountId, manageableMode(context));
   return envelope(200, "", keys.map(serializeKeyListEntry));
 }
 
-async function revokeKey(context: AuthedContext): Promise<Response> {
+async function revokeKey(context: AuthedContext): Promise<ApiResponse> {
   const keyId = parseUuid(context.params.id);
   if (!keyId) throw new AppError("BAD_REQUEST", "Invalid token id", { description: "The token id must be a UUID" });
   await revokeApiKey({ accountId: context.auth.accountId, keyId, mode: manageableMode(context), actor: keyActor(context.auth) });
@@ -38,14 +38,14 @@ async function revokeKey(context: AuthedContext): Promise<Response> {
   return envelope(200, "API key revoked");
 }
 
-type KeyHandler = (context: AuthedContext) => Promise<Response>;
+type KeyHandler = (context: AuthedContext) => Promise<ApiResponse>;
 
 /** Replaces a successful response's body with the result of `transform`, keeping status and headers. */
 function transformSuccessBody(handler: KeyHandler, transform: (body: string) => string): KeyHandler {
   return async (context) => {
     const response = await handler(context);
     if (!response.ok) return response;
-    return new Response(transform(await response.text()), { status: response.status, headers: response.headers });
+    return new ApiResponse(response.status, transform(response.body), response.headers);
   };
 }
 

@@ -1,6 +1,6 @@
 // The SMS endpoints (spec 4.1-4.3). Handlers parse, call lib/messages, and shape the response.
 import type { ApiRoute } from "@/lib/api/route";
-import { envelope, json } from "@/lib/api/respond";
+import { type ApiResponse, envelope, json } from "@/lib/api/respond";
 import { AppError } from "@/lib/errors";
 import { keyActor, withApiKey, type AuthedContext } from "@/lib/api/auth/with-api-key";
 import { parseJsonRequest, parseUuid } from "@/lib/api/parse-request";
@@ -31,18 +31,18 @@ function accept(context: AuthedContext, request: SendBulkSmsRequest, kind: "sing
   });
 }
 
-async function sendSms(context: AuthedContext): Promise<Response> {
+async function sendSms(context: AuthedContext): Promise<ApiResponse> {
   const request = parseJsonRequest(context, sendSmsRequestSchema);
   const send = await accept(context, { ...request, to: [request.to] }, "single");
   return json(202, serializeSms(send.messages[0]));
 }
 
-async function sendBulkSms(context: AuthedContext): Promise<Response> {
+async function sendBulkSms(context: AuthedContext): Promise<ApiResponse> {
   const send = await accept(context, parseJsonRequest(context, sendBulkSmsRequestSchema), "bulk");
   return envelope(202, BULK_ACCEPTED, serializeBulkResult(send));
 }
 
-async function getSms(context: AuthedContext): Promise<Response> {
+async function getSms(context: AuthedContext): Promise<ApiResponse> {
   const id = parseUuid(context.params.id);
   if (!id) {
     throw new AppError("BAD_REQUEST", "Invalid SMS id", {

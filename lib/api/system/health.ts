@@ -1,9 +1,9 @@
 import { getDatabase } from "@/lib/db/client";
 import { getMigrationStatus } from "@/lib/db/migrate";
-import { json } from "@/lib/api/respond";
+import { type ApiResponse, json } from "@/lib/api/respond";
 
 /** GET /api/health: 200 when the database answers and its schema is current, else 503. */
-export async function handleHealth(): Promise<Response> {
+export async function handleHealth(): Promise<ApiResponse> {
   const database = getDatabase();
   try {
     const schema = await getMigrationStatus(database.sql);

@@ -3,9 +3,10 @@ import { getEnv } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
 import { AppError } from "@/lib/errors";
 import type { ApiContext } from "@/lib/api/route";
+import { ApiResponse } from "@/lib/api/respond";
 
 /** GET /metrics in Prometheus text format, behind `Authorization: Bearer $METRICS_TOKEN` when set. */
-export async function handleMetrics({ request }: ApiContext): Promise<Response> {
+export async function handleMetrics({ request }: ApiContext): Promise<ApiResponse> {
   const token = getEnv().METRICS_TOKEN;
   if (token) {
     const sent = Buffer.from(request.headers.get("authorization") ?? "");
@@ -15,5 +16,5 @@ export async function handleMetrics({ request }: ApiContext): Promise<Response> 
     }
   }
   const { registry } = metrics();
-  return new Response(await registry.metrics(), { status: 200, headers: { "content-type": registry.contentType } });
+  return new ApiResponse(200, await registry.metrics(), { "content-type": registry.contentType });
 }
