@@ -44,6 +44,8 @@ async function describeSchema(sql: Sql): Promise<{ columns: ColumnShape[]; index
         indexes.push(`${name}:${index.name}:${index.unique}:${cols.map((col) => col.name).join(",")}`);
       }
     }
+    // ALTER TABLE ADD COLUMN appends, so a migrated table's column order can differ: compare by name.
+    columns.sort((x, y) => x.table.localeCompare(y.table) || x.column.localeCompare(y.column));
     return { columns, indexes: indexes.sort() };
   }
   const columns = await sql.all<{ table: string; column: string; type: string; nullable: string }>(
