@@ -11,13 +11,22 @@ export function skipLockedClause(dialect: Dialect): string {
   return dialect === "postgres" ? " FOR UPDATE SKIP LOCKED" : "";
 }
 
+/**
+ * The claim's outer re-check of the status, PostgreSQL only: there another dispatcher may have
+ * changed a row between the inner SELECT and the UPDATE. SQLite's single writer makes it redundant,
+ * and with it SQLite walks every enqueued row through the status index instead of the claimed ids.
+ */
+function stillEnqueuedClause(dialect: Dialect): string {
+  return dialect === "postgres" ? `"status" = 'enqueued' AND ` : "";
+}
+
 /** Moves up to `limit` due messages of one carrier (live or test) to processing, leased to `owner`. */
 export async function claimMessages(input: { owner: string; operator: string; test: boolean; limit: number; leaseMs: number; now?: Date }): Promise<Message[]> {
   const now = input.now ?? new Date();
   const database = sql();
   const rows = await database.all(
     `UPDATE "Message" SET "status" = 'processing', "leaseOwner" = ?, "leaseUntil" = ?, "attempts" = "attempts" + 1, "updatedAt" = ?
-     WHERE "status" = 'enqueued' AND "id" IN (
+     WHERE ${stillEnqueuedClause(database.dialect)}"id" IN (
        SELECT "id" FROM "Message"
        WHERE "status" = 'enqueued' AND "nextAttemptAt" <= ? AND "operator" = ? AND "test" = ?
        ORDER BY "nextAttemptAt" LIMIT ?${skipLockedClause(database.dialect)})

@@ -30,6 +30,8 @@ export type DispatcherOptions = {
 };
 
 const MAX_CLAIM = 500;
+/** An idle route's polls back off up to this many times pollMs: an empty claim still scans the queue. */
+const MAX_IDLE_BACKOFF = 4;
 const MAX_WRITE_BATCH = 200;
 /** Answers waiting for their write, at most; claiming pauses above it (the database is behind). */
 const MAX_UNRECORDED = 200;
@@ -44,6 +46,8 @@ export class Dispatcher {
   private readonly submittingBy = new Map<CarrierConnection, number>();
   private unrecorded = 0;
   private readonly sleepers = new Set<AbortController>();
+  /** Route loops waiting for room to claim; woken when a submit is answered or an answer written. */
+  private readonly roomWaiters = new Set<() => void>();
   /** Group commit: every answer that arrives while one batch is written goes into the next. */
   private readonly record = createGroupCommit<DispatchOutcome, void>((outcomes) => this.writeWithRetries(outcomes), MAX_WRITE_BATCH);
   private readonly settings: Required<Omit<DispatcherOptions, "routes" | "logger">>;
@@ -67,6 +71,7 @@ export class Dispatcher {
   async stop(): Promise<void> {
     this.stopping = true;
     for (const sleeper of this.sleepers) sleeper.abort();
+    this.wakeRoomWaiters();
     await Promise.all(this.loops);
     const graceOver = sleep(this.settings.stopGraceMs, "timeout" as const);
     const finished = await Promise.race([Promise.allSettled([...this.inFlight]).then(() => "done" as const), graceOver]);
@@ -84,11 +89,19 @@ export class Dispatcher {
     return Math.min(MAX_CLAIM, connection.config.window * 2);
   }
 
+  /**
+   * Claims wait until a quarter of the capacity (half a window) is free: one claim statement per
+   * batch of answers rather than per answer, while half a window of claims still waits for the
+   * carrier, so the window stays full during the claim.
+   */
   private async runRoute(route: DispatchRoute): Promise<void> {
+    const capacity = this.capacity(route.connection);
+    const minClaim = Math.max(1, Math.floor(capacity / 4));
+    let idleMs = this.settings.pollMs;
     while (!this.stopping) {
-      const free = this.capacity(route.connection) - (this.submittingBy.get(route.connection) ?? 0);
-      if (free <= 0 || this.unrecorded >= MAX_UNRECORDED) {
-        await this.pause(20);
+      const free = capacity - (this.submittingBy.get(route.connection) ?? 0);
+      if (free < minClaim || this.unrecorded >= MAX_UNRECORDED) {
+        await this.waitForRoom();
         continue;
       }
       let claimed: Message[];
@@ -99,7 +112,10 @@ export class Dispatcher {
         await this.pause(1000);
         continue;
       }
-      if (claimed.length === 0) await this.pause(this.settings.pollMs);
+      if (claimed.length === 0) {
+        await this.pause(idleMs);
+        idleMs = Math.min(idleMs * 2, this.settings.pollMs * MAX_IDLE_BACKOFF);
+      } else idleMs = this.settings.pollMs;
       for (const message of claimed) this.track(this.dispatch(route, message));
     }
   }
@@ -117,10 +133,27 @@ export class Dispatcher {
       result = await this.submit(route, message);
     } finally {
       this.submittingBy.set(route.connection, this.submittingBy.get(route.connection)! - 1);
+      this.wakeRoomWaiters();
     }
     this.unrecorded++;
-    await this.record({ message, owner: this.owner, startedAt, result });
-    this.unrecorded--;
+    try {
+      await this.record({ message, owner: this.owner, startedAt, result });
+    } finally {
+      this.unrecorded--;
+      this.wakeRoomWaiters();
+    }
+  }
+
+  private waitForRoom(): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => this.roomWaiters.add(resolve));
+  }
+
+  private wakeRoomWaiters(): void {
+    if (this.roomWaiters.size === 0) return;
+    const waiters = [...this.roomWaiters];
+    this.roomWaiters.clear();
+    for (const wake of waiters) wake();
   }
 
   private async submit(route: DispatchRoute, message: Message): Promise<SubmitOutcome> {

@@ -11,7 +11,7 @@ import { metrics } from "@/lib/metrics";
 import type { SubmitOutcome } from "@/lib/smpp/carrier-connection";
 import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
 import { parseMessageRow, type Message } from "@/lib/messages/message-row";
-import { recordMessageEvent } from "./record-message-event";
+import { recordMessageEvent, recordMessageEvents, type MessageEventRow } from "./record-message-event";
 import { refundMessage } from "./refund-message";
 import { retryDelayMs, type RetryPolicy } from "./retry-policy";
 
@@ -19,10 +19,9 @@ export type DispatchOutcome = { message: Message; owner: string; startedAt: Date
 
 type Recorded = { operator: string; counter: "messagesDispatched" | "messagesFailed" | null };
 /** Rows of the common outcomes, written with multi-row INSERTs once per batch. */
-type BatchRows = { parts: unknown[][]; events: unknown[][] };
+type BatchRows = { parts: unknown[][]; events: MessageEventRow[] };
 
 const PART_COLUMNS = ["id", "messageId", "partNumber", "operator", "carrierMessageId", "status", "createdAt"] as const;
-const EVENT_COLUMNS = ["messageId", "kind", "detail", "createdAt"] as const;
 
 export async function recordDispatchOutcomes(outcomes: DispatchOutcome[], policy: RetryPolicy): Promise<{ recorded: number; leaseLost: number }> {
   const now = new Date();
@@ -35,7 +34,7 @@ export async function recordDispatchOutcomes(outcomes: DispatchOutcome[], policy
       if (result) results.push(result);
     }
     await insertRows(tx, "MessagePart", PART_COLUMNS, rows.parts);
-    await insertRows(tx, "MessageEvent", EVENT_COLUMNS, rows.events);
+    await recordMessageEvents(tx, rows.events);
     return results;
   });
   for (const { operator, counter } of recorded) if (counter) metrics()[counter].inc({ operator });
@@ -46,13 +45,13 @@ async function recordOutcome(tx: SqlExecutor, outcome: DispatchOutcome, policy: 
   const { message, result, startedAt } = outcome;
   const at = toDbTime(now);
   const attempt = `attempt ${message.attempts} to ${message.operator}${message.test ? " (simulator: test message)" : ""}`;
-  const leased = `"id" = ? AND "leaseOwner" = ? AND "status" = 'processing' RETURNING *`;
 
   if (result.kind === "accepted") {
-    const row = await tx.get(
-      `UPDATE "Message" SET "status" = 'success', "operatorResponse" = ?, "carrierMessageId" = ?, "dispatchedAt" = ?, "finishedAt" = ?,
-         "leaseOwner" = NULL, "leaseUntil" = NULL, "lastError" = NULL, "updatedAt" = ? WHERE ${leased}`,
-      [result.response, result.carrierMessageIds[0], toDbTime(startedAt), at, at, message.id, outcome.owner],
+    const row = await updateLeased(
+      tx,
+      outcome,
+      `"status" = 'success', "operatorResponse" = ?, "carrierMessageId" = ?, "dispatchedAt" = ?, "finishedAt" = ?, "lastError" = NULL, "updatedAt" = ?`,
+      [result.response, result.carrierMessageIds[0], toDbTime(startedAt), at, at],
     );
     if (!row) return null;
     for (const [index, carrierMessageId] of result.carrierMessageIds.entries()) {
@@ -60,16 +59,17 @@ async function recordOutcome(tx: SqlExecutor, outcome: DispatchOutcome, policy: 
     }
     rows.events.push([message.id, "dispatched", `${attempt}, ${result.carrierMessageIds.length} part(s)`, toDbTime(startedAt)]);
     rows.events.push([message.id, "success", result.response, at]);
-    await enqueueWebhook(tx, parseMessageRow(row), "message.success", now);
+    if (row !== true) await enqueueWebhook(tx, parseMessageRow(row), "message.success", now);
     return { operator: message.operator, counter: "messagesDispatched" };
   }
 
   if (result.temporary && message.attempts < policy.maxAttempts) {
     const delay = retryDelayMs(message.attempts, policy);
-    const row = await tx.get(
-      `UPDATE "Message" SET "status" = 'enqueued', "nextAttemptAt" = ?, "lastError" = ?, "leaseOwner" = NULL, "leaseUntil" = NULL, "updatedAt" = ? WHERE ${leased}`,
-      [toDbTime(new Date(now.getTime() + delay)), result.response, at, message.id, outcome.owner],
-    );
+    const row = await updateLeased(tx, outcome, `"status" = 'enqueued', "nextAttemptAt" = ?, "lastError" = ?, "updatedAt" = ?`, [
+      toDbTime(new Date(now.getTime() + delay)),
+      result.response,
+      at,
+    ]);
     if (!row) return null;
     rows.events.push([message.id, "retry", `${attempt}: ${result.response}; next attempt in ${Math.ceil(delay / 1000)} s`, at]);
     return { operator: message.operator, counter: null };
@@ -77,15 +77,27 @@ async function recordOutcome(tx: SqlExecutor, outcome: DispatchOutcome, policy: 
 
   // Failures are rare: written one by one, so the refund's event follows the failure's in the timeline.
   const reason = result.temporary ? `${result.response} (gave up after ${message.attempts} attempts)` : result.response;
-  const row = await tx.get(
-    `UPDATE "Message" SET "status" = 'failed', "operatorResponse" = ?, "lastError" = ?, "dispatchedAt" = COALESCE("dispatchedAt", ?), "finishedAt" = ?,
-       "leaseOwner" = NULL, "leaseUntil" = NULL, "updatedAt" = ? WHERE ${leased}`,
-    [result.carrierStatus === null ? message.operatorResponse : result.response, reason, toDbTime(startedAt), at, at, message.id, outcome.owner],
+  const row = await updateLeased(
+    tx,
+    outcome,
+    `"status" = 'failed', "operatorResponse" = ?, "lastError" = ?, "dispatchedAt" = COALESCE("dispatchedAt", ?), "finishedAt" = ?, "updatedAt" = ?`,
+    [result.carrierStatus === null ? message.operatorResponse : result.response, reason, toDbTime(startedAt), at, at],
   );
   if (!row) return null;
   await recordMessageEvent(tx, message.id, "dispatched", attempt, startedAt);
   await recordMessageEvent(tx, message.id, "failed", reason, now);
   await refundMessage(tx, message, "message failed at the carrier", now);
-  await enqueueWebhook(tx, parseMessageRow(row), "message.failed", now);
+  if (row !== true) await enqueueWebhook(tx, parseMessageRow(row), "message.failed", now);
   return { operator: message.operator, counter: "messagesFailed" };
+}
+
+/**
+ * Applies a status change (`set`, ending the lease) only while this dispatcher still holds the
+ * lease; false when it does not. The changed row is read back only for a webhook's payload.
+ */
+async function updateLeased(tx: SqlExecutor, { message, owner }: DispatchOutcome, set: string, params: unknown[]): Promise<Record<string, unknown> | boolean> {
+  const text = `UPDATE "Message" SET ${set}, "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = ? AND "leaseOwner" = ? AND "status" = 'processing'`;
+  const values = [...params, message.id, owner];
+  if (!message.webhookUrl) return (await tx.run(text, values)) > 0;
+  return (await tx.get<Record<string, unknown>>(`${text} RETURNING *`, values)) ?? false;
 }

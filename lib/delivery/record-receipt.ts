@@ -9,26 +9,30 @@ import { metrics } from "@/lib/metrics";
 import { carrierIdCandidates, FAILED_STATS, type DeliveryReceipt } from "@/lib/smpp/parse-receipt";
 import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
 import { parseMessageRow } from "@/lib/messages/message-row";
-import { recordMessageEvent } from "./record-message-event";
+import { recordMessageEvent, recordMessageEvents, type MessageEventRow } from "./record-message-event";
 import { refundMessage } from "./refund-message";
 
 export type ReceiptMatch = "matched" | "unknown";
 export type ReceiptEntry = { operator: string; receipt: DeliveryReceipt };
 type Counter = "messagesDelivered" | "messagesFailed";
+/** "delivered" events of a batch, written with multi-row INSERTs (a failure's events stay in order, one by one). */
+type EventRows = MessageEventRow[];
 
 /** Records receipts in one transaction (the receipt handler group-commits them); one match per entry. */
 export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMatch[]> {
   const now = new Date();
   const results = await sql().transaction(async (tx) => {
     const recorded: { match: ReceiptMatch; counter: Counter | null }[] = [];
-    for (const entry of entries) recorded.push(await recordReceipt(tx, entry, now));
+    const events: EventRows = [];
+    for (const entry of entries) recorded.push(await recordReceipt(tx, entry, now, events));
+    await recordMessageEvents(tx, events);
     return recorded;
   });
   results.forEach(({ counter }, index) => counter && metrics()[counter].inc({ operator: entries[index].operator }));
   return results.map(({ match }) => match);
 }
 
-async function recordReceipt(tx: SqlExecutor, { operator, receipt }: ReceiptEntry, now: Date): Promise<{ match: ReceiptMatch; counter: Counter | null }> {
+async function recordReceipt(tx: SqlExecutor, { operator, receipt }: ReceiptEntry, now: Date, events: EventRows): Promise<{ match: ReceiptMatch; counter: Counter | null }> {
   const candidates = carrierIdCandidates(receipt.messageId);
   const part = await tx.get<{ id: string; messageId: string; status: string }>(
     `SELECT "id", "messageId", "status" FROM "MessagePart" WHERE "operator" = ? AND "carrierMessageId" IN (${candidates.map(() => "?").join(", ")})
@@ -47,7 +51,7 @@ async function recordReceipt(tx: SqlExecutor, { operator, receipt }: ReceiptEntr
     toDbTime(now),
     part.id,
   ]);
-  const counter = final === "failed" ? await failMessage(tx, part.messageId, receipt, now) : final === "delivered" ? await markDeliveredWhenComplete(tx, part.messageId, now) : null;
+  const counter = final === "failed" ? await failMessage(tx, part.messageId, receipt, now) : final === "delivered" ? await markDeliveredWhenComplete(tx, part.messageId, now, events) : null;
   return { match: "matched", counter };
 }
 
@@ -66,16 +70,16 @@ async function failMessage(tx: SqlExecutor, messageId: string, receipt: Delivery
   return "messagesFailed";
 }
 
-async function markDeliveredWhenComplete(tx: SqlExecutor, messageId: string, now: Date): Promise<Counter | null> {
-  const pending = await tx.get<{ count: number | string }>(`SELECT COUNT(*) AS "count" FROM "MessagePart" WHERE "messageId" = ? AND "status" <> 'delivered'`, [messageId]);
-  if (Number(pending?.count ?? 0) > 0) return null;
+/** Only once no part of the message is left without its DELIVRD receipt. */
+async function markDeliveredWhenComplete(tx: SqlExecutor, messageId: string, now: Date, events: EventRows): Promise<Counter | null> {
   const at = toDbTime(now);
   const row = await tx.get(
-    `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? WHERE "id" = ? AND "status" = 'success' AND "deliveredAt" IS NULL RETURNING *`,
-    [at, at, messageId],
+    `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? WHERE "id" = ? AND "status" = 'success' AND "deliveredAt" IS NULL
+       AND NOT EXISTS (SELECT 1 FROM "MessagePart" WHERE "messageId" = ? AND "status" <> 'delivered') RETURNING *`,
+    [at, at, messageId, messageId],
   );
   if (!row) return null;
-  await recordMessageEvent(tx, messageId, "delivered", "receipt DELIVRD", now);
+  events.push([messageId, "delivered", "receipt DELIVRD", at]);
   await enqueueWebhook(tx, parseMessageRow(row), "message.delivered", now);
   return "messagesDelivered";
 }

@@ -5,8 +5,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
 export class ThroughputLimiter {
-  /** Times of the last `perWindow` sends, as a ring; slot `next` holds the oldest. */
-  private readonly sentAt: number[];
+  /**
+   * Times of the last `perWindow` sends, as a ring once full; slot `next` holds the oldest. It grows
+   * with the sends, so an uncapped limit (tps=1000000) costs what is sent, not `perWindow` slots.
+   */
+  private readonly sentAt: number[] = [];
   private next = 0;
   private pausedUntil = 0;
   private queue: Promise<void> = Promise.resolve();
@@ -14,13 +17,12 @@ export class ThroughputLimiter {
   constructor(
     readonly perWindow: number,
     private readonly windowMs = 1000,
-  ) {
-    this.sentAt = new Array<number>(perWindow).fill(Number.NEGATIVE_INFINITY);
-  }
+  ) {}
 
   /** Milliseconds until the next send is allowed (0: now). */
   waitMs(now = performance.now()): number {
-    return Math.max(0, this.sentAt[this.next] + this.windowMs - now, this.pausedUntil - now);
+    const oldest = this.sentAt.length < this.perWindow ? Number.NEGATIVE_INFINITY : this.sentAt[this.next];
+    return Math.max(0, oldest + this.windowMs - now, this.pausedUntil - now);
   }
 
   /** Takes a send slot now if the window allows it (the simulator's check). */
@@ -46,6 +48,10 @@ export class ThroughputLimiter {
   }
 
   private record(now: number): void {
+    if (this.sentAt.length < this.perWindow) {
+      this.sentAt.push(now);
+      return;
+    }
     this.sentAt[this.next] = now;
     this.next = (this.next + 1) % this.perWindow;
   }
