@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { db } from "@/lib/db/client";
 import { createAccount } from "./create-account";
 
-export const DEMO_OWNER_EMAIL = "owner@demo.tumira.local";
+const DEMO_OWNER_EMAIL = "owner@demo.tumira.local";
 
 /** On an empty database: the Demo account (USD 100.00, sender DEMO) and its owner, whose password is returned once. */
 export async function seedDemo(): Promise<{ accountId: string; email: string; password: string } | null> {

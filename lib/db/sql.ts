@@ -172,7 +172,7 @@ pg.types.setTypeParser(INT8_OID, (text) => Number(text));
 
 const placeholderCache = new Map<string, string>();
 
-export function toPostgresPlaceholders(text: string): string {
+function toPostgresPlaceholders(text: string): string {
   const cached = placeholderCache.get(text);
   if (cached) return cached;
   let index = 0;
