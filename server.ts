@@ -1,5 +1,6 @@
 // Production server entry: `tsx server.ts` (npm start runs it after build, migrate and seed).
 // `--dev` serves the dashboard with Next's dev server; `--api-only` serves only the HTTP API.
+// HTTP_PROCESSES=N > 1 makes this process a cluster primary with N HTTP workers (lib/server/start-server.ts).
 import { startServer, stopOnSignals } from "@/lib/server/start-server";
 import { logger } from "@/lib/log";
 

@@ -1,6 +1,7 @@
 // `npm run bench [-- --only single,bulk,dispatch,read --engine sqlite,postgres --duration 10]`
 // Runs the performance scenarios of issue 6 side by side with their competitors, prints a table per
 // scenario and writes everything as JSON under bench/results/ (latest.json is the last run).
+import os from "node:os";
 import { parseArgs } from "node:util";
 import { cleanUpOnSignals } from "./lib/cleanup";
 import { DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
@@ -28,6 +29,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --bulk-sizes LIST      recipients per bulk send (default 1000,10000,100000)
   --dispatch-count N     messages in the dispatch scenario (default 20000)
   --postgres-url URL     admin URL where fresh databases are created (default ${DEFAULT_POSTGRES_ADMIN_URL})
+  --processes N          HTTP_PROCESSES of the Tumira server: 1, or a cluster of N HTTP workers (default ${os.availableParallelism()}, the cores)
   --profile              run the servers under test with --cpu-prof (bench/results/profiles/) and print their hot spots`;
 
 function list(text: string, allowed: readonly string[], flag: string): string[] {
@@ -57,6 +59,7 @@ function parseSettings(argv: string[]): { only: string[]; settings: BenchSetting
       "bulk-sizes": { type: "string", default: "1000,10000,100000" },
       "dispatch-count": { type: "string", default: "20000" },
       "postgres-url": { type: "string", default: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL },
+      processes: { type: "string", default: String(os.availableParallelism()) },
       profile: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -76,9 +79,14 @@ function parseSettings(argv: string[]): { only: string[]; settings: BenchSetting
       bulkSizes: values["bulk-sizes"].split(",").map((size) => Math.max(1, positive(size, "bulk-sizes"))),
       dispatchCount: Math.max(1, positive(values["dispatch-count"], "dispatch-count")),
       postgresAdminUrl: values["postgres-url"],
+      processes: Math.max(1, positive(values.processes, "processes")),
       profile: values.profile,
     },
   };
+}
+
+function describeProcesses(processes: number): string {
+  return processes === 1 ? "HTTP_PROCESSES=1 (one process)" : `HTTP_PROCESSES=${processes} (a primary and ${processes} HTTP workers; peak RSS sums them)`;
 }
 
 async function main(): Promise<void> {
@@ -99,7 +107,11 @@ async function main(): Promise<void> {
     log(`scenario ${name}: start`);
     const result = await scenarios[name](settings);
     results.push(result);
-    for (const table of result.tables) console.log(formatTable(table));
+    for (const table of result.tables) {
+      // Figures of a cluster and of one process are not comparable: every table says which it was.
+      table.notes = [...(table.notes ?? []), `Tumira server: ${describeProcesses(settings.processes)}`];
+      console.log(formatTable(table));
+    }
     // After every scenario, so an interrupted run keeps what it measured.
     const file = writeResults(startedAt, only.join("+"), { startedAt: startedAt.toISOString(), machine, settings, results });
     log(`results written to ${file}`);

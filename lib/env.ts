@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
+import os from "node:os";
 import { z } from "zod";
 
 const booleanFlag = z
@@ -40,6 +41,12 @@ const envSchema = z.object({
   SMPP_TELECEL: carrierUrl,
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
   TRUST_PROXY: booleanFlag.default(false),
+  /** Processes serving HTTP: 1 (no cluster), N (a primary and N node:cluster workers), or `auto` (one per core). */
+  HTTP_PROCESSES: z
+    .string()
+    .regex(/^(auto|[1-9]\d*)$/, "must be a positive whole number or auto")
+    .transform((value) => (value === "auto" ? os.availableParallelism() : Number(value)))
+    .default(1),
 });
 
 export type Env = z.infer<typeof envSchema> & {

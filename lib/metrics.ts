@@ -1,4 +1,6 @@
-// Prometheus metrics of this process (GET /metrics). Counters are per process; Prometheus sums them.
+// Prometheus metrics of this process (GET /metrics). Counters are per process; Prometheus sums them
+// across servers, and with HTTP_PROCESSES > 1 /metrics merges the processes of one server
+// (lib/metrics-cluster.ts).
 import client from "prom-client";
 
 const globalForMetrics = globalThis as unknown as { tumiraMetrics?: ReturnType<typeof createMetrics> };

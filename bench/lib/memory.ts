@@ -1,12 +1,34 @@
 import fs from "node:fs";
 
-/** Peak resident set size of a live process so far (VmHWM), in MB; null once it has exited. */
+/**
+ * Peak resident set size (VmHWM) of a live process and all its descendants so far, summed, in MB:
+ * a cluster server's primary and workers (and tsx's esbuild service). Null once the process has
+ * exited. The sum of each process's own peak is an upper bound of the tree's peak at any instant.
+ */
 export function peakRssMb(pid: number): number | null {
+  const own = processPeakRssMb(pid);
+  if (own === null) return null;
+  return childPids(pid).reduce((sum, child) => sum + (peakRssMb(child) ?? 0), own);
+}
+
+function processPeakRssMb(pid: number): number | null {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
     const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);
     return match ? Number(match[1]) / 1024 : null;
   } catch {
     return null;
+  }
+}
+
+/** Children of every thread of the process (Linux lists them per thread). */
+function childPids(pid: number): number[] {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).flatMap((thread) => {
+      const text = fs.readFileSync(`/proc/${pid}/task/${thread}/children`, "utf8").trim();
+      return text ? text.split(/\s+/).map(Number) : [];
+    });
+  } catch {
+    return [];
   }
 }

@@ -13,6 +13,8 @@ export type BenchSettings = {
   bulkSizes: number[];
   dispatchCount: number;
   postgresAdminUrl: string;
+  /** HTTP_PROCESSES of the server under test: 1 is one process, N a cluster primary and N HTTP workers. */
+  processes: number;
   /** Run the servers under test with --cpu-prof and print their heaviest functions. */
   profile: boolean;
 };

@@ -1,5 +1,5 @@
 // Tumira under test: an account set up through the admin CLI (as an operator would), and the real
-// server process (`server.ts --api-only`) on a free port.
+// server process (`server.ts --api-only`, with HTTP_PROCESSES from --processes) on a free port.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
@@ -41,15 +41,24 @@ export async function createBenchAccount(database: BenchDatabase): Promise<Bench
 
 export type TumiraServer = ServerProcess & { peakRssMb: () => number | null };
 
-/** Starts the API-only server (dispatcher off unless env says otherwise); profiled into profileDir when given. */
-export async function startTumira(database: BenchDatabase, env: Record<string, string> = {}, profileDir?: string): Promise<TumiraServer> {
+export type TumiraOptions = {
+  /** HTTP_PROCESSES: 1, or a cluster of a primary and this many HTTP workers. */
+  processes: number;
+  env?: Record<string, string>;
+  /** Profile every process of the server (node --cpu-prof) into this directory. */
+  profileDir?: string;
+};
+
+/** Starts the API-only server (dispatcher off unless env says otherwise). */
+export async function startTumira(database: BenchDatabase, { processes, env = {}, profileDir }: TumiraOptions): Promise<TumiraServer> {
   // --cpu-prof is refused in NODE_OPTIONS; node takes it after `--import tsx` too, before the script.
+  // Cluster workers inherit the primary's node flags, so each writes its own profile.
   const entry = profileDir ? { script: "--cpu-prof", args: [`--cpu-prof-dir=${profileDir}`, "server.ts", "--api-only"] } : { args: ["--api-only"] };
   const server = await startServerProcess({
     databaseUrl: database.url,
     dataDir: database.dataDir,
     ...entry,
-    env: { RUN_DISPATCHER: "false", SMSC_SIMULATOR: "off", ...processEnv(database), ...env },
+    env: { RUN_DISPATCHER: "false", SMSC_SIMULATOR: "off", HTTP_PROCESSES: String(processes), ...processEnv(database), ...env },
   });
   const stop = whileRunning(async () => {
     await server.stop();
@@ -57,6 +66,7 @@ export async function startTumira(database: BenchDatabase, env: Record<string, s
   });
   return {
     ...server,
+    // The whole process tree: a cluster's primary and workers.
     peakRssMb: () => peakRssMb(server.child.pid!),
     stop: async () => {
       await stop();
@@ -78,7 +88,7 @@ export async function withFreshTumira<T>(
   let server: TumiraServer | undefined;
   try {
     const account = await createBenchAccount(database);
-    server = await startTumira(database, {}, settings.profile ? profileDirectory(`${label}-${engine}`) : undefined);
+    server = await startTumira(database, { processes: settings.processes, profileDir: settings.profile ? profileDirectory(`${label}-${engine}`) : undefined });
     return await run({ database, account, server });
   } finally {
     await server?.stop();

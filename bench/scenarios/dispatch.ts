@@ -78,7 +78,7 @@ async function measureKannel(count: number, smsc: KannelSmsc, competitor: string
 /** The SMSC simulator alone in a process: an API-only server with the simulator on and no dispatcher. */
 async function startSimulatorHost(settings: BenchSettings, port: number): Promise<{ stop: () => Promise<void> }> {
   const database = await createBenchDatabase("sqlite", settings.postgresAdminUrl);
-  const host = await startTumira(database, { SMSC_SIMULATOR: "on", SMSC_SIMULATOR_PORT: String(port), SMSC_SIMULATOR_TPS: UNCAPPED_TPS }).catch(async (error) => {
+  const host = await startTumira(database, { processes: 1, env: { SMSC_SIMULATOR: "on", SMSC_SIMULATOR_PORT: String(port), SMSC_SIMULATOR_TPS: UNCAPPED_TPS } }).catch(async (error) => {
     await database.drop();
     throw error;
   });
@@ -95,7 +95,7 @@ async function measureTumira(settings: BenchSettings, engine: Engine, simulatorP
   let server: TumiraServer | undefined;
   try {
     const account = await createBenchAccount(database);
-    server = await startTumira(database);
+    server = await startTumira(database, { processes: settings.processes });
     log(`dispatch/${engine}: queueing ${settings.dispatchCount} messages (dispatcher off)`);
     for (let offset = 0; offset < settings.dispatchCount; offset += MAX_BULK) {
       const sent = await sendBulk(server.url, account.token, Math.min(MAX_BULK, settings.dispatchCount - offset), offset);
@@ -103,7 +103,7 @@ async function measureTumira(settings: BenchSettings, engine: Engine, simulatorP
     }
     await server.stop();
     const dispatcher = { RUN_DISPATCHER: "true", SMSC_SIMULATOR: "off", SMSC_SIMULATOR_PORT: String(simulatorPort), SMSC_SIMULATOR_TPS: UNCAPPED_TPS };
-    server = await startTumira(database, dispatcher, settings.profile ? profileDirectory(`dispatch-${engine}`) : undefined);
+    server = await startTumira(database, { processes: settings.processes, env: dispatcher, profileDir: settings.profile ? profileDirectory(`dispatch-${engine}`) : undefined });
     // Final states: a message the simulator refused would otherwise keep the count short forever.
     const progress = await withSql(database, (sql) =>
       timeUntilDone(`dispatch/${engine}`, settings.dispatchCount, async () =>

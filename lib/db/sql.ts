@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import fs from "node:fs";
 import path from "node:path";
+import { startCheckpointer } from "./sqlite-checkpointer";
 
 export type Dialect = "sqlite" | "postgres";
 export type Row = Record<string, unknown>;
@@ -123,10 +124,15 @@ function openSqlite(file: string): Sql {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const writerDb = new Database(file);
   configureSqlite(writerDb);
+  // Another process's write lock is waited for on a timer (retryWhileBusy), never by SQLite's busy
+  // handler, which sleeps the whole thread and with it every request of this process.
+  writerDb.pragma("busy_timeout = 0");
   const writer = new SqliteExecutor(writerDb);
   const readerDb = file === ":memory:" ? writerDb : new Database(file, { readonly: false });
   if (readerDb !== writerDb) configureSqlite(readerDb);
   const reader = new SqliteExecutor(readerDb);
+  // Checkpoints run on a thread of their own; on the writer they stalled the event loop 6-8 ms each.
+  const checkpointer = file === ":memory:" ? null : startCheckpointer(writerDb, file);
   let queue: Promise<unknown> = Promise.resolve();
 
   function serialise<T>(work: () => Promise<T>): Promise<T> {
@@ -135,14 +141,16 @@ function openSqlite(file: string): Sql {
     return result;
   }
 
+  const write = <T>(statement: () => T) => serialise(() => retryWhileBusy(statement));
+
   return {
     dialect: "sqlite",
-    all: (text, params) => (reader.isReadOnly(text) ? reader.all(text, params) : serialise(() => writer.all(text, params))),
-    get: (text, params) => (reader.isReadOnly(text) ? reader.get(text, params) : serialise(() => writer.get(text, params))),
-    run: (text, params) => serialise(() => writer.run(text, params)),
+    all: (text, params) => (reader.isReadOnly(text) ? reader.all(text, params) : write(() => writer.allSync(text, params))),
+    get: (text, params) => (reader.isReadOnly(text) ? reader.get(text, params) : write(() => writer.allSync<never>(text, params)[0])),
+    run: (text, params) => write(() => writer.runSync(text, params)),
     transaction: (fn) =>
       serialise(async () => {
-        writerDb.exec("BEGIN IMMEDIATE");
+        await retryWhileBusy(() => writerDb.exec("BEGIN IMMEDIATE"));
         try {
           const result = await fn(writer);
           writerDb.exec("COMMIT");
@@ -152,14 +160,34 @@ function openSqlite(file: string): Sql {
           throw error;
         }
       }),
-    exec: (script) => serialise(async () => void writerDb.exec(script)),
+    exec: (script) => write(() => void writerDb.exec(script)),
     withWriteTurn: serialise,
     close: async () => {
       await queue;
+      await checkpointer?.stop();
       if (readerDb !== writerDb) readerDb.close();
       writerDb.close();
     },
   };
+}
+
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * Runs a statement that takes SQLite's write lock, retrying while another process holds it. The
+ * failed attempt changed nothing (SQLITE_BUSY is returned before any write), so a retry is safe.
+ */
+async function retryWhileBusy<T>(statement: () => T): Promise<T> {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 25)) {
+    try {
+      return statement();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== "string" || !code.startsWith("SQLITE_BUSY") || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

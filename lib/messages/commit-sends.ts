@@ -1,6 +1,7 @@
 // Writes validated sends in one transaction: one bulk send, or a batch of concurrent single sends
-// (group commit). Each send is evaluated on its own (sender approved, charge covered) and is accepted
-// or refused whole; a refusal writes nothing for that send and does not affect the others.
+// (group commit). Each send is evaluated on its own (key still usable, sender approved, charge
+// covered) and is accepted or refused whole; a refusal writes nothing for that send and does not
+// affect the others.
 // The accounts are locked first (PostgreSQL: FOR UPDATE; SQLite: the writer transaction), so the
 // cover check and the holds see the same balance; applyLedgerEntries' own cover check stays as the
 // guard the database enforces.
@@ -8,6 +9,7 @@ import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { metrics } from "@/lib/metrics";
+import { findUnusableApiKeys, unknownApiKeyError } from "@/lib/api/auth/authenticate-api-key";
 import { applyLedgerEntries, type AccountLedgerEntry } from "@/lib/ledger/apply-ledger-entry";
 import { getAccountRates } from "@/lib/rates/rates";
 import type { Operator } from "@/lib/carriers/operators";
@@ -69,7 +71,14 @@ export async function commitSends(sends: PreparedSend[]): Promise<Array<Accepted
   const outcomes = await sql().transaction(async (tx) => {
     const accounts = await lockAccounts(tx, [...pricing.keys()]);
     const now = new Date();
-    const results = sends.map((send) => evaluate(send, accounts.get(send.accountId), pricing.get(send.accountId)!, now));
+    // The API may have taken a send's key from its cache: a key revoked or expired since then sends
+    // nothing. Read in this transaction, so a revoke committed before it is always seen.
+    const unusableKeys = await findUnusableApiKeys(tx, [...new Set(sends.flatMap((send) => send.apiKeyId ?? []))], now);
+    const results = sends.map((send) =>
+      send.apiKeyId && unusableKeys.has(send.apiKeyId)
+        ? unknownApiKeyError()
+        : evaluate(send, accounts.get(send.accountId), pricing.get(send.accountId)!, now),
+    );
     await writeAccepted(tx, sends, results, now);
     return results;
   });

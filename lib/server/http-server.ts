@@ -4,17 +4,73 @@
 // node:http itself and builds a Web Request only if a handler reaches past method, url and headers
 // (a POST Request costs about 30 µs, a third of a whole small request).
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { payloadTooLarge, runApiRequest } from "@/lib/api/handle-api-request";
 import { isApiPath } from "@/lib/api/routes";
+import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 
 /** Above the largest route limit (bulk); each route checks its own limit. */
 const LEAN_PATH_BODY_CAP = 16 * 1024 * 1024;
 const NO_BODY = Buffer.alloc(0);
+const SHUTDOWN_GRACE_MS = 15_000;
 
-export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
+export type ServeOptions = {
+  /** Serve the dashboard through Next (production build unless dev). */
+  dashboard: boolean;
+  dev?: boolean;
+  port?: number;
+  host?: string;
+};
 
-export function createHttpServer(nextHandler: NodeHandler | null, options: { trustProxy: boolean }): http.Server {
+/** A listening HTTP server; close() stops accepting and resolves once in-flight requests have finished. */
+export type HttpServing = { port: number; close: () => Promise<void> };
+
+/** Next (when serving the dashboard) and the HTTP server, listening on the configured address. */
+export async function serveHttp(options: ServeOptions): Promise<HttpServing> {
+  const env = getEnv();
+  const host = options.host ?? env.HOST;
+  const port = options.port ?? env.PORT;
+  let nextHandler: NodeHandler | null = null;
+  let closeNext: (() => Promise<void>) | undefined;
+  if (options.dashboard) {
+    const { default: next } = await import("next");
+    const app = next({ dev: options.dev ?? false, dir: process.cwd(), hostname: host, port });
+    await app.prepare();
+    nextHandler = app.getRequestHandler();
+    closeNext = () => app.close();
+  }
+  const server = createHttpServer(nextHandler, { trustProxy: env.TRUST_PROXY });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      await closeHttpServer(server);
+      await closeNext?.().catch(() => undefined);
+    },
+  };
+}
+
+/** Resolves when every in-flight request has finished (or the grace period ran out). */
+function closeHttpServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    server.close(() => {
+      clearTimeout(force);
+      clearInterval(idle);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
+
+function createHttpServer(nextHandler: NodeHandler | null, options: { trustProxy: boolean }): http.Server {
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? "/").split("?")[0];
     if (isApiPath(pathname) || !nextHandler) {

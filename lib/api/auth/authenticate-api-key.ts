@@ -1,15 +1,41 @@
-// Resolves `Authorization: Bearer <key>` to an account. No cache: every request reads the key row
-// by its hash (a unique index), so a revoke is seen by the very next request in every process.
+// Resolves `Authorization: Bearer <key>` to an account, one of two ways under the same rules:
+// - authenticateApiKey(header) reads the key row by its hash (a unique index) on every request, so a
+//   revoke is seen by the very next request in every process. Every endpoint but the hot three.
+// - authenticateApiKey(header, { cached: true }), for the hot SMS endpoints: a key found active is
+//   kept in this process for KEY_CACHE_TTL_MS (by its hash; the key itself is never kept), so the
+//   request reads no key row. Revocation stays immediate because those handlers re-read the key's
+//   state in the very statement or transaction that does their work (getMessageForKey, commitSends),
+//   and every other answer of theirs is confirmed with confirmApiKey (see withApiKey).
+// Either way, expiry (a rolled key), the mode prefix and the constant-time hash comparison are
+// checked on every request.
 import { sql } from "@/lib/db/client";
-import { fromDbTimeOrNull, toDbTime } from "@/lib/db/sql";
+import { fromDbTimeOrNull, toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { hashesEqual, hashToken, parseToken, type KeyMode } from "@/lib/api/keys/token";
 
-export type ApiKeyAuth = { keyId: string; accountId: string; mode: KeyMode; rateLimitPerSecond: number | null };
+export type ApiKeyAuth = {
+  keyId: string;
+  accountId: string;
+  mode: KeyMode;
+  rateLimitPerSecond: number | null;
+  /** SHA-256 of the key, the cache's index. */
+  tokenHash: string;
+  /** The key's state was read up to KEY_CACHE_TTL_MS ago, not by this request. */
+  fromCache: boolean;
+};
+
+/** What the cache keeps of a key found active: no key material but its hash. */
+type KeyRecord = Omit<ApiKeyAuth, "fromCache"> & { expiresAt: number | null; readAt: number };
 
 export const MISSING_AUTHENTICATION = "Missing authentication: send the header Authorization: Bearer <API_KEY>";
 const UNKNOWN_KEY = "The API key is unknown or revoked";
+
+/** How stale a cached key's account rate limit and expiry may be; its revocation never is (see above). */
+export const KEY_CACHE_TTL_MS = 30_000;
+const KEY_CACHE_MAX_ENTRIES = 10_000;
+/** Keys found active, by hash, in the order they were read (the oldest read is evicted first). */
+const keyCache = new Map<string, KeyRecord>();
 
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 const lastUsedWrites = new Map<string, number>();
@@ -18,7 +44,12 @@ function unauthorized(description: string, message = "Unauthorized"): AppError {
   return new AppError("UNAUTHORIZED", message, { description });
 }
 
-export async function authenticateApiKey(authorization: string | null): Promise<ApiKeyAuth> {
+/** The refusal of a key that is unknown, revoked or expired, wherever it is found out. */
+export function unknownApiKeyError(): AppError {
+  return unauthorized(UNKNOWN_KEY);
+}
+
+export async function authenticateApiKey(authorization: string | null, options: { cached?: boolean } = {}): Promise<ApiKeyAuth> {
   if (!authorization || !authorization.trim()) throw unauthorized(MISSING_AUTHENTICATION, MISSING_AUTHENTICATION);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) throw unauthorized("The Authorization header must be: Bearer <API_KEY>");
@@ -27,20 +58,92 @@ export async function authenticateApiKey(authorization: string | null): Promise<
   const parsed = parseToken(token);
   if (!parsed) throw unauthorized("The API key is malformed");
   const tokenHash = hashToken(token);
+  const now = Date.now();
+  const cached = options.cached ? findCachedKey(tokenHash, now) : undefined;
+  const record = cached ?? (await readActiveKey(tokenHash, now));
+  // The prefix says what the key is: a tmr_test_ key is never honoured as a live one, whatever the row says.
+  if (!record || !hashesEqual(record.tokenHash, tokenHash) || isExpired(record.expiresAt, now) || record.mode !== parsed.mode) {
+    keyCache.delete(tokenHash);
+    throw unknownApiKeyError();
+  }
+  if (options.cached && !cached) cacheKey(record);
+  touchLastUsed(record.keyId);
+  const { keyId, accountId, mode, rateLimitPerSecond } = record;
+  return { keyId, accountId, mode, rateLimitPerSecond, tokenHash, fromCache: cached !== undefined };
+}
+
+/**
+ * For a request whose key came from the cache and whose answer was not made under its handler's own
+ * key check (an error, a 429, a replayed response): reads the key's state now, and refuses a key
+ * revoked or expired since it was cached, exactly as an uncached authentication would have.
+ */
+export async function confirmApiKey(auth: ApiKeyAuth): Promise<void> {
+  if (!auth.fromCache) return;
+  const unusable = await findUnusableApiKeys(sql(), [auth.keyId], new Date());
+  if (unusable.size === 0) return;
+  forgetApiKey(auth);
+  throw unknownApiKeyError();
+}
+
+/** Drops a key from this process's cache, once a handler has found it revoked. */
+export function forgetApiKey(auth: Pick<ApiKeyAuth, "tokenHash">): void {
+  keyCache.delete(auth.tokenHash);
+}
+
+/** A key authenticates while it is active and, once rolled, until its expiry. */
+export function isApiKeyUsable(state: { active: unknown; expiresAt: unknown }, now: number): boolean {
+  // SQLite answers booleans as 0/1, PostgreSQL as true/false.
+  return Boolean(state.active) && !isExpired(fromDbTimeOrNull(state.expiresAt)?.getTime() ?? null, now);
+}
+
+/** The ids among keyIds whose keys no longer authenticate (revoked, expired or gone), read through executor. */
+export async function findUnusableApiKeys(executor: SqlExecutor, keyIds: readonly string[], now: Date): Promise<Set<string>> {
+  if (keyIds.length === 0) return new Set();
+  const rows = await executor.all<{ id: string; active: unknown; expiresAt: unknown }>(
+    `SELECT "id", "active", "expiresAt" FROM "ApiKey" WHERE "id" IN (${keyIds.map(() => "?").join(", ")})`,
+    keyIds,
+  );
+  const usable = new Set(rows.filter((row) => isApiKeyUsable(row, now.getTime())).map((row) => row.id));
+  return new Set(keyIds.filter((id) => !usable.has(id)));
+}
+
+function isExpired(expiresAt: number | null, now: number): boolean {
+  return expiresAt !== null && expiresAt <= now;
+}
+
+async function readActiveKey(tokenHash: string, now: number): Promise<KeyRecord | undefined> {
   const row = await sql().get<{
-    id: string; accountId: string; mode: string; active: number | boolean; expiresAt: unknown; tokenHash: string; rateLimitPerSecond: number | null;
+    id: string; accountId: string; mode: string; active: unknown; expiresAt: unknown; tokenHash: string; rateLimitPerSecond: number | null;
   }>(
     `SELECT k."id", k."accountId", k."mode", k."active", k."expiresAt", k."tokenHash", a."rateLimitPerSecond"
      FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId" WHERE k."tokenHash" = ?`,
     [tokenHash],
   );
-  if (!row || !hashesEqual(row.tokenHash, tokenHash)) throw unauthorized(UNKNOWN_KEY);
-  const expiresAt = fromDbTimeOrNull(row.expiresAt);
-  if (!row.active || (expiresAt && expiresAt.getTime() <= Date.now())) throw unauthorized(UNKNOWN_KEY);
-  // The prefix says what the key is: a tmr_test_ key is never honoured as a live one, whatever the row says.
-  if (row.mode !== parsed.mode) throw unauthorized(UNKNOWN_KEY);
-  touchLastUsed(row.id);
-  return { keyId: row.id, accountId: row.accountId, mode: parsed.mode, rateLimitPerSecond: row.rateLimitPerSecond };
+  if (!row || !isApiKeyUsable(row, now)) return undefined;
+  return {
+    keyId: row.id,
+    accountId: row.accountId,
+    mode: row.mode as KeyMode,
+    rateLimitPerSecond: row.rateLimitPerSecond,
+    tokenHash: row.tokenHash,
+    expiresAt: fromDbTimeOrNull(row.expiresAt)?.getTime() ?? null,
+    readAt: now,
+  };
+}
+
+function findCachedKey(tokenHash: string, now: number): KeyRecord | undefined {
+  const record = keyCache.get(tokenHash);
+  if (!record) return undefined;
+  const age = now - record.readAt;
+  if (age >= 0 && age < KEY_CACHE_TTL_MS) return record;
+  keyCache.delete(tokenHash); // stale, or the clock stepped back: read it again
+  return undefined;
+}
+
+function cacheKey(record: KeyRecord): void {
+  keyCache.delete(record.tokenHash); // re-read: it moves to the end of the eviction order
+  keyCache.set(record.tokenHash, record);
+  if (keyCache.size > KEY_CACHE_MAX_ENTRIES) keyCache.delete(keyCache.keys().next().value!);
 }
 
 /**

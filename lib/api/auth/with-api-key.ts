@@ -1,32 +1,64 @@
 // The one auth wrapper of the public API: every /api/v1 handler but health runs behind it. It
 // authenticates the key, applies the key's rate limit, and puts the RateLimit-* headers on whatever
-// the handler answers, errors included.
+// the handler answers, errors included. With { keyRecheckedByHandler: true } (the hot SMS endpoints)
+// the key may come from this process's cache (authenticate-api-key.ts): the handler's own statement
+// re-checks it, and any answer not made under that check (an error, a 429, a non-2xx response here; a
+// replayed response in withIdempotency) reads the key first, so a revoked key gets exactly the 401 it
+// would get without a cache.
 import type { ApiContext, ApiHandler } from "@/lib/api/route";
-import { consumeRateLimit, rateLimitHeaders } from "@/lib/api/rate-limit/consume-rate-limit";
-import { AppError } from "@/lib/errors";
+import { consumeRateLimit, rateLimitHeaders, type RateLimitDecision } from "@/lib/api/rate-limit/consume-rate-limit";
+import { AppError, isAppError } from "@/lib/errors";
 import { getEnv } from "@/lib/env";
-import { authenticateApiKey, type ApiKeyAuth } from "./authenticate-api-key";
+import { authenticateApiKey, confirmApiKey, forgetApiKey, type ApiKeyAuth } from "./authenticate-api-key";
 import type { ApiResponse } from "@/lib/api/respond";
 
 export type AuthedContext = ApiContext & { auth: ApiKeyAuth };
+
+export type ApiKeyOptions = {
+  /**
+   * The handler re-reads the key's state itself, in the statement or transaction of its own work,
+   * and answers UNAUTHORIZED (unknownApiKeyError) for a key no longer usable: the hot SMS endpoints.
+   * The key may then come from this process's cache, so a request reads no key row of its own.
+   */
+  keyRecheckedByHandler?: boolean;
+};
 
 /** Who an API request acts as, in the ledger and the audit log. */
 export function keyActor(auth: ApiKeyAuth): string {
   return `key:${auth.keyId}`;
 }
 
-export function withApiKey(handler: (context: AuthedContext) => Promise<ApiResponse>): ApiHandler {
+export function withApiKey(handler: (context: AuthedContext) => Promise<ApiResponse>, options: ApiKeyOptions = {}): ApiHandler {
   return async (context) => {
-    const auth = await authenticateApiKey(context.request.headers.get("authorization"));
+    const auth = await authenticateApiKey(context.request.headers.get("authorization"), { cached: options.keyRecheckedByHandler });
     const limit = auth.rateLimitPerSecond ?? getEnv().RATE_LIMIT_PER_SECOND;
     const decision = consumeRateLimit(auth.keyId, limit);
-    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) context.responseHeaders.set(name, value);
-    if (!decision.allowed) {
-      throw new AppError("RATE_LIMITED", "Too many requests", {
-        description: `This API key may make ${limit} requests per second; retry after ${decision.retryAfterSeconds} s`,
-        retryAfterSeconds: decision.retryAfterSeconds,
-      });
+    try {
+      if (!decision.allowed) {
+        throw new AppError("RATE_LIMITED", "Too many requests", {
+          description: `This API key may make ${limit} requests per second; retry after ${decision.retryAfterSeconds} s`,
+          retryAfterSeconds: decision.retryAfterSeconds,
+        });
+      }
+      const response = await handler({ ...context, auth, log: context.log.child({ accountId: auth.accountId, keyId: auth.keyId }) });
+      if (!response.ok) await confirmApiKey(auth);
+      setRateLimitHeaders(context, decision);
+      return response;
+    } catch (error) {
+      // A key from the cache that was revoked meanwhile gets the 401 of authentication (without
+      // RateLimit-* headers, like any 401), not whatever else the request would have answered.
+      const refusal = isUnauthorized(error) ? error : await confirmApiKey(auth).then(() => error, (revoked: unknown) => revoked);
+      if (isUnauthorized(refusal)) forgetApiKey(auth);
+      else setRateLimitHeaders(context, decision);
+      throw refusal;
     }
-    return handler({ ...context, auth, log: context.log.child({ accountId: auth.accountId, keyId: auth.keyId }) });
   };
+}
+
+function isUnauthorized(error: unknown): boolean {
+  return isAppError(error) && error.code === "UNAUTHORIZED";
+}
+
+function setRateLimitHeaders(context: ApiContext, decision: RateLimitDecision): void {
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) context.responseHeaders.set(name, value);
 }

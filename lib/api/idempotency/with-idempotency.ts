@@ -14,6 +14,7 @@ import { fromDbTime, toDbTime } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import type { AuthedContext } from "@/lib/api/auth/with-api-key";
+import { confirmApiKey } from "@/lib/api/auth/authenticate-api-key";
 import { ApiResponse } from "@/lib/api/respond";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -39,7 +40,12 @@ export function withIdempotency(handler: AuthedHandler): AuthedHandler {
     const accountId = context.auth.accountId;
     const requestHash = hashRequest(context);
     const stored = await claimKey(accountId, key, requestHash);
-    if (stored) return replay(stored, requestHash);
+    if (stored) {
+      const replayed = replay(stored, requestHash);
+      // A replay runs no handler that would re-check a key from the cache (see withApiKey): confirm it.
+      await confirmApiKey(context.auth);
+      return replayed;
+    }
 
     let response: ApiResponse;
     try {

@@ -6,7 +6,7 @@ import { keyActor, withApiKey, type AuthedContext } from "@/lib/api/auth/with-ap
 import { parseJsonRequest, parseUuid } from "@/lib/api/parse-request";
 import { withIdempotency } from "@/lib/api/idempotency/with-idempotency";
 import { acceptMessages } from "@/lib/messages/accept-messages";
-import { getMessage } from "@/lib/messages/get-message";
+import { getMessageForApiKey } from "@/lib/messages/get-message";
 import { sendBulkSmsRequestSchema, sendSmsRequestSchema, type SendBulkSmsRequest } from "./sms-schemas";
 import { serializeBulkResult, serializeSms } from "./serialize-sms";
 
@@ -50,12 +50,22 @@ async function getSms(context: AuthedContext): Promise<ApiResponse> {
       fields: [{ field: "id", description: "must be a UUID" }],
     });
   }
-  const message = await getMessage(context.auth.accountId, id);
+  const message = await getMessageForApiKey(context.auth.keyId, id);
   return envelope(200, SMS_RETRIEVED, serializeSms(message));
 }
 
+// The hot endpoints: each handler's own statement or transaction re-checks the key (getMessageForApiKey,
+// commitSends), so the key may come from the cache and a request reads no key row of its own.
+const keyRechecked = { keyRecheckedByHandler: true };
+
 export const smsRoutes: ApiRoute[] = [
-  { method: "POST", path: "/api/v1/sms", errorShape: "legacy", handler: withApiKey(withIdempotency(sendSms)) },
-  { method: "POST", path: "/api/v1/sms/bulk", errorShape: "kit", bodyLimit: BULK_BODY_LIMIT, handler: withApiKey(withIdempotency(sendBulkSms)) },
-  { method: "GET", path: "/api/v1/sms/:id", errorShape: "legacy", handler: withApiKey(getSms) },
+  { method: "POST", path: "/api/v1/sms", errorShape: "legacy", handler: withApiKey(withIdempotency(sendSms), keyRechecked) },
+  {
+    method: "POST",
+    path: "/api/v1/sms/bulk",
+    errorShape: "kit",
+    bodyLimit: BULK_BODY_LIMIT,
+    handler: withApiKey(withIdempotency(sendBulkSms), keyRechecked),
+  },
+  { method: "GET", path: "/api/v1/sms/:id", errorShape: "legacy", handler: withApiKey(getSms, keyRechecked) },
 ];

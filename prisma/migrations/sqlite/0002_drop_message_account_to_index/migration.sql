@@ -1,0 +1,3 @@
+-- DropIndex
+DROP INDEX "Message_accountId_to_idx";
+
