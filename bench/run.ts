@@ -29,7 +29,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --bulk-sizes LIST      recipients per bulk send (default 1000,10000,100000)
   --dispatch-count N     messages in the dispatch scenario (default 20000)
   --postgres-url URL     admin URL where fresh databases are created (default ${DEFAULT_POSTGRES_ADMIN_URL})
-  --processes N          HTTP_PROCESSES of the Tumira server: 1, or a cluster of N HTTP workers (default ${os.availableParallelism()}, the cores)
+  --processes N          HTTP_PROCESSES of the Tumira server: 1 (default, as the server's own default), or a cluster of N HTTP workers
   --profile              run the servers under test with --cpu-prof (bench/results/profiles/) and print their hot spots`;
 
 function list(text: string, allowed: readonly string[], flag: string): string[] {
@@ -59,7 +59,7 @@ function parseSettings(argv: string[]): { only: string[]; settings: BenchSetting
       "bulk-sizes": { type: "string", default: "1000,10000,100000" },
       "dispatch-count": { type: "string", default: "20000" },
       "postgres-url": { type: "string", default: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL },
-      processes: { type: "string", default: String(os.availableParallelism()) },
+      processes: { type: "string", default: "1" },
       profile: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },

@@ -2,9 +2,11 @@
 // (group commit). Each send is evaluated on its own (key still usable, sender approved, charge
 // covered) and is accepted or refused whole; a refusal writes nothing for that send and does not
 // affect the others.
-// The accounts are locked first (PostgreSQL: FOR UPDATE; SQLite: the writer transaction), so the
-// cover check and the holds see the same balance; applyLedgerEntries' own cover check stays as the
-// guard the database enforces.
+// SQLite: the writer transaction holds the only write lock, so the balance read is the balance held.
+// PostgreSQL: a batch first runs without locking its accounts, so an account's row lock is held
+// only from the hold's UPDATE to COMMIT and concurrent batches (other processes) overlap their
+// inserts; applyLedgerEntries' conditional UPDATE is the guard. Should the balance have dropped
+// meanwhile below a hold, that attempt is rolled back and the batch runs again under FOR UPDATE.
 import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
@@ -66,10 +68,23 @@ const MESSAGE_COLUMNS = [
 const EVENT_COLUMNS = ["messageId", "kind", "detail", "createdAt"] as const;
 const BULK_COLUMNS = ["id", "accountId", "apiKeyId", "body", "senderId", "webhookUrl", "total", "charge", "currency", "test", "createdAt"] as const;
 
+/** The balance moved between the unlocked read and the hold: run the batch again under the locks. */
+class BalanceMovedError extends Error {}
+
 export async function commitSends(sends: PreparedSend[]): Promise<Array<AcceptedSend | AppError>> {
   const pricing = await loadPricing(sends);
-  const outcomes = await sql().transaction(async (tx) => {
-    const accounts = await lockAccounts(tx, [...pricing.keys()]);
+  const outcomes = await writeSends(sends, pricing, false).catch((error: unknown) => {
+    if (error instanceof BalanceMovedError) return writeSends(sends, pricing, true);
+    throw error;
+  });
+  const accepted = outcomes.reduce((count, outcome) => count + (outcome instanceof AppError ? 0 : outcome.messages.length), 0);
+  if (accepted > 0) metrics().messagesAccepted.inc(accepted);
+  return outcomes;
+}
+
+function writeSends(sends: PreparedSend[], pricing: Map<string, Pricing>, lockAccounts: boolean): Promise<Array<AcceptedSend | AppError>> {
+  return sql().transaction(async (tx) => {
+    const accounts = await readAccounts(tx, [...pricing.keys()], lockAccounts);
     const now = new Date();
     // The API may have taken a send's key from its cache: a key revoked or expired since then sends
     // nothing. Read in this transaction, so a revoke committed before it is always seen.
@@ -79,12 +94,9 @@ export async function commitSends(sends: PreparedSend[]): Promise<Array<Accepted
         ? unknownApiKeyError()
         : evaluate(send, accounts.get(send.accountId), pricing.get(send.accountId)!, now),
     );
-    await writeAccepted(tx, sends, results, now);
+    await writeAccepted(tx, sends, results, now, lockAccounts);
     return results;
   });
-  const accepted = outcomes.reduce((count, outcome) => count + (outcome instanceof AppError ? 0 : outcome.messages.length), 0);
-  if (accepted > 0) metrics().messagesAccepted.inc(accepted);
-  return outcomes;
 }
 
 /** Rates and the approved sender ids named, once per account of the batch, read before the transaction. */
@@ -108,10 +120,11 @@ async function loadPricing(sends: PreparedSend[]): Promise<Map<string, Pricing>>
   return new Map(entries);
 }
 
-async function lockAccounts(tx: SqlExecutor, accountIds: string[]): Promise<Map<string, AccountState>> {
+async function readAccounts(tx: SqlExecutor, accountIds: string[], lock: boolean): Promise<Map<string, AccountState>> {
   const ordered = [...accountIds].sort(); // one lock order for every transaction: no deadlocks
+  const forUpdate = lock && tx.dialect === "postgres" ? " FOR UPDATE" : "";
   const rows = await tx.all<{ id: string; balance: number | string; currency: string }>(
-    `SELECT "id", "balance", "currency" FROM "Account" WHERE "id" IN (${ordered.map(() => "?").join(", ")}) ORDER BY "id"${tx.dialect === "postgres" ? " FOR UPDATE" : ""}`,
+    `SELECT "id", "balance", "currency" FROM "Account" WHERE "id" IN (${ordered.map(() => "?").join(", ")}) ORDER BY "id"${forUpdate}`,
     ordered,
   );
   return new Map(rows.map((row) => [row.id, { balance: BigInt(row.balance), currency: row.currency }]));
@@ -162,7 +175,7 @@ function evaluate(send: PreparedSend, account: AccountState | undefined, pricing
   return { bulkSendId, currency: account.currency, charge: total, messages };
 }
 
-async function writeAccepted(tx: SqlExecutor, sends: PreparedSend[], results: Array<AcceptedSend | AppError>, now: Date): Promise<void> {
+async function writeAccepted(tx: SqlExecutor, sends: PreparedSend[], results: Array<AcceptedSend | AppError>, now: Date, accountsLocked: boolean): Promise<void> {
   const at = toDbTime(now);
   const bulkRows: unknown[][] = [];
   const messageRows: unknown[][] = [];
@@ -192,9 +205,12 @@ async function writeAccepted(tx: SqlExecutor, sends: PreparedSend[], results: Ar
     entries.push({ kind: "hold", amount: -message.charge, messageId: message.id, bulkSendId: message.bulkSendId, actor: send.actor });
     holdsByAccount.set(send.accountId, entries);
   }
-  for (const [accountId, entries] of holdsByAccount) {
-    const balance = await applyLedgerEntries(tx, accountId, entries, { requireCover: true, at: now });
+  // Sorted: the UPDATEs take the account row locks, always in one order (no deadlocks).
+  for (const accountId of [...holdsByAccount.keys()].sort()) {
+    const balance = await applyLedgerEntries(tx, accountId, holdsByAccount.get(accountId)!, { requireCover: true, at: now });
+    if (balance !== null) continue;
+    if (!accountsLocked && tx.dialect === "postgres") throw new BalanceMovedError(`balance of ${accountId} moved`);
     // The cover was checked under the account lock; a refusal here means that check is wrong.
-    if (balance === null) throw new Error(`hold refused after the cover check (account ${accountId})`);
+    throw new Error(`hold refused after the cover check (account ${accountId})`);
   }
 }

@@ -152,6 +152,30 @@ describe("HTTP_PROCESSES=2", () => {
     await expectLedgerMatchesBalance(sends.map((call) => call.body.id as string));
   });
 
+  it("keeps one balance exact when both workers' group commits race for it: 120 × 202, 80 × 422", async () => {
+    // On PostgreSQL a batch holds the account row lock only from its hold to COMMIT; a batch whose
+    // unlocked balance read went stale runs again under FOR UPDATE (lib/messages/commit-sends.ts).
+    // Numbers end in 9: a simulator failure (0001-0008) would refund and make room for a 121st.
+    const race = await seedAccount({ name: "Cluster race", balance: 120n * ECONET, senders: ["RACE"] });
+    const calls = await Promise.all(
+      Array.from({ length: CONCURRENT }, (_, index) =>
+        callApi(server.url, "POST", "/api/v1/sms", { token: race.token, body: { to: `+26377${3_200_009 + index * 10}`, message: "race", from: "RACE" } }),
+      ),
+    );
+    const accepted = calls.filter((call) => call.status === 202);
+    expect(accepted).toHaveLength(120);
+    expect(calls.filter((call) => call.status === 422)).toHaveLength(80);
+    const stored = await db().account.findUniqueOrThrow({ where: { id: race.accountId } });
+    expect(stored.balance).toBe(0n);
+    const ledger = await db().ledgerEntry.findMany({ where: { accountId: race.accountId } });
+    expect(ledger.reduce((sum, entry) => sum + entry.amount, 0n)).toBe(0n);
+    expect(ledger.every((entry) => entry.balanceAfter >= 0n)).toBe(true);
+    expect(new Set(ledger.filter((entry) => entry.kind === "hold").map((entry) => entry.messageId))).toEqual(
+      new Set(accepted.map((call) => call.body.id as string)),
+    );
+    expect(await db().message.count({ where: { accountId: race.accountId } })).toBe(120);
+  });
+
   it("stops on SIGTERM with sends in flight: exit 0, every 202 committed, workers gone", async () => {
     const workers = listeningWorkers().map((worker) => worker.pid);
     const inFlight = Array.from({ length: 100 }, sendOne);
