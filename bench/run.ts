@@ -1,7 +1,6 @@
 // `npm run bench [-- --only single,bulk,dispatch,read --engine sqlite,postgres --duration 10]`
 // Runs the performance scenarios of issue 6 side by side with their competitors, prints a table per
 // scenario and writes everything as JSON under bench/results/ (latest.json is the last run).
-import os from "node:os";
 import { parseArgs } from "node:util";
 import { cleanUpOnSignals } from "./lib/cleanup";
 import { DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
