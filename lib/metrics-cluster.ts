@@ -45,23 +45,40 @@ function send(message: MetricsMessage): void {
 
 function requestClusterMetrics(): Promise<string> {
   const id = nextId++;
-  return new Promise((resolve, reject) => {
+  const reply = awaitReply(process, id, "tumira:metrics:collected", COLLECT_TIMEOUT_MS);
+  send({ type: "tumira:metrics:collect", id });
+  return reply.then((message) => {
+    if (!message) throw new Error("the primary did not answer the metrics request");
+    if (message.text === undefined) throw new Error(`the primary could not collect metrics: ${message.error}`);
+    return message.text;
+  });
+}
+
+type Reply<Type extends MetricsMessage["type"]> = Extract<MetricsMessage, { type: Type }>;
+type MessageSource = Pick<NodeJS.EventEmitter, "on" | "off">;
+
+/** The reply of that type and id from source, or null after timeoutMs or once source emits `giveUpOn`. */
+function awaitReply<Type extends MetricsMessage["type"]>(
+  source: MessageSource,
+  id: number,
+  type: Type,
+  timeoutMs: number,
+  giveUpOn?: string,
+): Promise<Reply<Type> | null> {
+  return new Promise((resolve) => {
     const onMessage = (message: unknown) => {
-      if (!isMetricsMessage(message) || message.type !== "tumira:metrics:collected" || message.id !== id) return;
-      finish();
-      if (message.text === undefined) reject(new Error(`the primary could not collect metrics: ${message.error}`));
-      else resolve(message.text);
+      if (isMetricsMessage(message) && message.type === type && message.id === id) finish(message as Reply<Type>);
     };
-    const timer = setTimeout(() => {
-      finish();
-      reject(new Error("the primary did not answer the metrics request"));
-    }, COLLECT_TIMEOUT_MS);
-    const finish = () => {
+    const timer = setTimeout(() => finish(null), timeoutMs);
+    const onGiveUp = () => finish(null);
+    const finish = (reply: Reply<Type> | null) => {
       clearTimeout(timer);
-      process.off("message", onMessage);
+      source.off("message", onMessage);
+      if (giveUpOn) source.off(giveUpOn, onGiveUp);
+      resolve(reply);
     };
-    process.on("message", onMessage);
-    send({ type: "tumira:metrics:collect", id });
+    source.on("message", onMessage);
+    if (giveUpOn) source.on(giveUpOn, onGiveUp);
   });
 }
 
@@ -82,23 +99,9 @@ async function collectClusterMetrics(workers: Worker[]): Promise<string> {
 }
 
 /** One worker's registry, or null if it does not answer in time (it is dying or stuck). */
-function takeSnapshot(worker: Worker): Promise<Snapshot | null> {
+async function takeSnapshot(worker: Worker): Promise<Snapshot | null> {
   const id = nextId++;
-  return new Promise((resolve) => {
-    const onMessage = (message: unknown) => {
-      if (!isMetricsMessage(message) || message.type !== "tumira:metrics:snapshot-taken" || message.id !== id) return;
-      finish(message.snapshot);
-    };
-    const timer = setTimeout(() => finish(null), SNAPSHOT_TIMEOUT_MS);
-    const finish = (snapshot: Snapshot | null) => {
-      clearTimeout(timer);
-      worker.off("message", onMessage);
-      worker.off("exit", onExit);
-      resolve(snapshot);
-    };
-    const onExit = () => finish(null);
-    worker.on("message", onMessage);
-    worker.once("exit", onExit);
-    worker.send({ type: "tumira:metrics:snapshot", id } satisfies MetricsMessage);
-  });
+  const reply = awaitReply(worker, id, "tumira:metrics:snapshot-taken", SNAPSHOT_TIMEOUT_MS, "exit");
+  worker.send({ type: "tumira:metrics:snapshot", id } satisfies MetricsMessage);
+  return (await reply)?.snapshot ?? null;
 }

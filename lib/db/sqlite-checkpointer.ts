@@ -9,6 +9,7 @@ import type Database from "better-sqlite3";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { logger } from "@/lib/log";
 
 const CHECKPOINT_INTERVAL_MS = 100;
 /** 4,096 pages of 4 KiB: 16 MiB of WAL. */
@@ -49,8 +50,8 @@ export function startCheckpointer(writer: Database.Database, file: string): Chec
     eval: true,
     workerData: { driver, file, intervalMs: CHECKPOINT_INTERVAL_MS, restartPages: RESTART_PAGES },
   });
-  // Checkpoint errors (e.g. a locked database during a migration elsewhere) are retried next tick.
-  worker.on("message", () => undefined);
+  // A failed checkpoint is retried on the next tick; only one that keeps failing lets the WAL grow.
+  worker.on("message", (error: string) => logger.warn({ file, error }, "SQLite checkpoint failed"));
   worker.unref();
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   return {
