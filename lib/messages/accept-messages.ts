@@ -10,6 +10,7 @@
 // charge is held (live keys only; all-or-nothing, else INSUFFICIENT_BALANCE and nothing is written)
 // and the messages are stored `enqueued`. Single sends are group-committed with concurrent ones.
 import { AppError, type FieldError } from "@/lib/errors";
+import { isStorableText, NOT_TEXT_DESCRIPTION } from "@/lib/text";
 import { getEnv } from "@/lib/env";
 import type { KeyMode } from "@/lib/api/keys/token";
 import { checkWebhookUrl, parseWebhookUrl } from "@/lib/webhooks/check-webhook-url";
@@ -27,9 +28,6 @@ const MAX_LISTED_RECIPIENT_ERRORS = 100;
 const MAX_SINGLE_SENDS_PER_COMMIT = 512;
 /** A longer body cannot fit MAX_SEGMENTS parts in either encoding (10 × 153 GSM-7 septets). */
 const MAX_BODY_LENGTH = MAX_SEGMENTS * 153;
-/** NUL, or half of a surrogate pair: not text a handset can show, and PostgreSQL refuses NUL in text. */
-const NOT_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const NOT_TEXT_DESCRIPTION = "must not contain NUL characters or unpaired surrogates";
 
 export type AcceptMessagesInput = {
   accountId: string;
@@ -65,7 +63,7 @@ function prepareSend(input: AcceptMessagesInput): PreparedSend {
   const fields: FieldError[] = [];
   const senderName = input.from.trim();
   if (!senderName) fields.push({ field: "from", description: "cannot be blank" });
-  else if (NOT_TEXT.test(senderName)) fields.push({ field: "from", description: NOT_TEXT_DESCRIPTION });
+  else if (!isStorableText(senderName)) fields.push({ field: "from", description: NOT_TEXT_DESCRIPTION });
 
   const body = checkBody(input.body, fields);
   const recipients = checkRecipients(input.recipients, input.kind, fields);
@@ -101,7 +99,7 @@ function checkBody(body: string, fields: FieldError[]) {
     fields.push({ field: "message", description: "cannot be blank" });
     return undefined;
   }
-  if (NOT_TEXT.test(body)) {
+  if (!isStorableText(body)) {
     fields.push({ field: "message", description: NOT_TEXT_DESCRIPTION });
     return undefined;
   }

@@ -12,6 +12,12 @@ import { callApi, seedAccount, useApiServer, type ApiCall, type SeededAccount } 
 
 const { url } = useApiServer({ RATE_LIMIT_PER_SECOND: "1000000" });
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 400);
+/**
+ * CI replays one fixed seed, so its verdict never rests on luck (valid requests are a few percent of
+ * the generated ones); elsewhere every run explores new inputs. HOSTILE_SEED replays a given seed
+ * (fast-check prints the seed of a failing run).
+ */
+const SEED = process.env.HOSTILE_SEED ? Number(process.env.HOSTILE_SEED) : process.env.CI ? 20261122 : undefined;
 
 let acme: SeededAccount;
 let acmeTestToken: string;
@@ -73,12 +79,16 @@ function field<T>(plausible: fc.Arbitrary<T>) {
   return fc.oneof({ weight: 4, arbitrary: plausible }, { weight: 3, arbitrary: hostileValue }, { weight: 1, arbitrary: fc.constant(undefined) });
 }
 
-/** Objects with the endpoint's fields: all plausible (so some requests are valid), or each field mixed; plus stray keys. */
+/**
+ * Objects with the endpoint's fields: two in three all plausible, the rest with each field mixed; half
+ * of them with stray keys. That keeps valid requests common enough (a few percent of all requests)
+ * that every run of the fuzz reaches a success: with one in four plausible and stray keys always, a
+ * run of 400 sometimes saw none.
+ */
 function bodyObject(plausible: Record<string, fc.Arbitrary<unknown>>) {
   const mixed = Object.fromEntries(Object.entries(plausible).map(([name, arbitrary]) => [name, field(arbitrary)]));
-  return fc
-    .tuple(fc.oneof({ weight: 1, arbitrary: fc.record(plausible) }, { weight: 3, arbitrary: fc.record(mixed) }), fc.dictionary(hostileString, hostileValue, { maxKeys: 3 }))
-    .map(([known, extra]) => ({ ...extra, ...known }));
+  const strayKeys = fc.oneof(fc.constant({}), fc.dictionary(hostileString, hostileValue, { minKeys: 1, maxKeys: 3 }));
+  return fc.tuple(fc.oneof({ weight: 2, arbitrary: fc.record(plausible) }, { weight: 1, arbitrary: fc.record(mixed) }), strayKeys).map(([known, extra]) => ({ ...extra, ...known }));
 }
 
 const RAW_BODIES = [
@@ -269,7 +279,7 @@ async function fuzz(endpoint: Endpoint, runs = RUNS): Promise<void> {
         (expected as Record<string, number | bigint>)[name] = typeof delta === "bigint" ? (expected[name] as bigint) + delta : (expected[name] as number) + delta;
       }
     }),
-    { numRuns: runs, endOnFailure: true },
+    { numRuns: runs, endOnFailure: true, seed: SEED },
   );
   expect(await counts()).toEqual(expected);
   // The generators reach every outcome: some requests were valid, some refused past authentication.

@@ -51,6 +51,8 @@ describe("POST /api/v1/api-tokens", () => {
     ["null", { name: null }, "cannot be blank"],
     ["a number", { name: 42 }, "must be a string"],
     ["too long", { name: "x".repeat(101) }, "must be at most 100 characters"],
+    ["half a surrogate pair", { name: "ci \ud800" }, "must not contain NUL characters or unpaired surrogates"],
+    ["a NUL", { name: "ci\u0000key" }, "must not contain NUL characters or unpaired surrogates"],
   ])("400 VALIDATION_ERROR naming `name` when it is %s, and creates nothing", async (_case, body, description) => {
     const before = await db().apiKey.count();
     const call = await api("POST", "/api/v1/api-tokens", { token: acme.token, body });

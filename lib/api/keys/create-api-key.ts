@@ -3,8 +3,14 @@ import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { generateToken, hashToken, tokenPrefix, type KeyMode } from "./token";
+import { isStorableText, NOT_TEXT_DESCRIPTION } from "@/lib/text";
 
-export const keyNameSchema = z.string().trim().min(1, "cannot be blank").max(100, "must be at most 100 characters");
+export const keyNameSchema = z
+  .string()
+  .trim()
+  .min(1, "cannot be blank")
+  .max(100, "must be at most 100 characters")
+  .refine(isStorableText, NOT_TEXT_DESCRIPTION);
 
 export type CreatedApiKey = {
   id: string;
