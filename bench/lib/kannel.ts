@@ -8,7 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "@/tests/helpers/server-process";
 import { whileRunning } from "./cleanup";
-import { peakRssMb } from "./memory";
+import { cpuSeconds, peakRssMb } from "./memory";
 import { log } from "./report";
 import { BENCH_SENDER, BENCH_TEXT } from "./tumira";
 
@@ -31,6 +31,8 @@ export type Kannel = {
   connectFakeSmsc: () => void;
   waitUntilOnline: () => Promise<void>;
   peakRssMb: () => number;
+  /** CPU seconds used so far by bearerbox and smsbox. */
+  cpuSeconds: () => number;
   stop: () => Promise<void>;
 };
 
@@ -181,6 +183,7 @@ export async function startKannel(options: { smsc: KannelSmsc }): Promise<Kannel
     connectFakeSmsc,
     waitUntilOnline,
     peakRssMb: () => boxes.reduce((sum, box) => sum + (peakRssMb(box.pid!) ?? 0), 0),
+    cpuSeconds: () => boxes.reduce((sum, box) => sum + cpuSeconds(box.pid!), 0),
     stop,
   };
 }

@@ -11,6 +11,22 @@ export function peakRssMb(pid: number): number | null {
   return childPids(pid).reduce((sum, child) => sum + (peakRssMb(child) ?? 0), own);
 }
 
+/** CPU time (user + system) used so far by a live process and all its descendants, in seconds. */
+export function cpuSeconds(pid: number): number {
+  return processCpuSeconds(pid) + childPids(pid).reduce((sum, child) => sum + cpuSeconds(child), 0);
+}
+
+/** Linux reports it in clock ticks, 100 a second on every architecture Node runs on. */
+function processCpuSeconds(pid: number): number {
+  try {
+    // Fields after the command name, which is in parentheses and may hold spaces: utime is the 12th, stime the 13th.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 function processPeakRssMb(pid: number): number | null {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");

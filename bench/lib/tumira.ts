@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
 import { openSql, type Sql } from "@/lib/db/sql";
 import { createBenchDatabase, type BenchDatabase, type Engine } from "./database";
-import { peakRssMb } from "./memory";
+import { cpuSeconds, peakRssMb } from "./memory";
 import { whileRunning } from "./cleanup";
 import { logProfile, profileDirectory } from "./profile";
 import type { BenchSettings } from "./settings";
@@ -39,7 +39,7 @@ export async function createBenchAccount(database: BenchDatabase): Promise<Bench
   return { accountId, token };
 }
 
-export type TumiraServer = ServerProcess & { peakRssMb: () => number | null };
+export type TumiraServer = ServerProcess & { peakRssMb: () => number | null; cpuSeconds: () => number };
 
 export type TumiraOptions = {
   /** HTTP_PROCESSES: 1, or a cluster of a primary and this many HTTP workers. */
@@ -68,6 +68,7 @@ export async function startTumira(database: BenchDatabase, { processes, env = {}
     ...server,
     // The whole process tree: a cluster's primary and workers.
     peakRssMb: () => peakRssMb(server.child.pid!),
+    cpuSeconds: () => cpuSeconds(server.child.pid!),
     stop: async () => {
       await stop();
       return server.child.exitCode;

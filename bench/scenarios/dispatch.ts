@@ -22,22 +22,35 @@ const UNCAPPED_TPS = "1000000";
 /** The simulator's credentials for the Econet bind (lib/smpp/carrier-config.ts) and our dispatcher's window. */
 const SIMULATOR_BIND = { systemId: "econet", password: "tumira", window: 50 };
 
-type DispatchRow = { competitor: string; engine: string; messages: number; seconds: number; messagesPerSecond: number; peakRssMb: number | null; check: string };
+type DispatchRow = {
+  competitor: string;
+  engine: string;
+  messages: number;
+  seconds: number;
+  messagesPerSecond: number;
+  /** The gateway's own CPU time per message (not the SMSC's): a figure a busy machine does not skew. */
+  cpuMicrosecondsPerMessage: number;
+  peakRssMb: number | null;
+  check: string;
+};
 
-type Progress = { done: number; seconds: number };
+type Progress = { done: number; seconds: number; cpuSeconds: number };
 
-/** Polls a counter until it reaches total; the rate runs from the first poll that saw progress. */
-async function timeUntilDone(label: string, total: number, count: () => Promise<number>): Promise<Progress> {
+/**
+ * Polls a counter until it reaches total; the rate, and the CPU time `cpu` reads, run from the
+ * first poll that saw progress.
+ */
+async function timeUntilDone(label: string, total: number, count: () => Promise<number>, cpu: () => number): Promise<Progress> {
   const deadline = Date.now() + TIMEOUT_MS;
-  let first: { at: number; done: number } | undefined;
+  let first: { at: number; done: number; cpuSeconds: number } | undefined;
   let lastLog = Date.now();
   for (;;) {
     const done = await count();
     const now = performance.now();
-    if (done > 0 && !first) first = { at: now, done };
+    if (done > 0 && !first) first = { at: now, done, cpuSeconds: cpu() };
     if (done >= total) {
-      if (!first || first.done >= total) return { done, seconds: Number.NaN };
-      return { done: done - first.done, seconds: (now - first.at) / 1000 };
+      if (!first || first.done >= total) return { done, seconds: Number.NaN, cpuSeconds: Number.NaN };
+      return { done: done - first.done, seconds: (now - first.at) / 1000, cpuSeconds: cpu() - first.cpuSeconds };
     }
     if (Date.now() > deadline) throw new Error(`${label}: only ${done} of ${total} after ${TIMEOUT_MS / 1000} s`);
     if (Date.now() - lastLog > 5000) {
@@ -65,11 +78,20 @@ async function measureKannel(count: number, smsc: KannelSmsc, competitor: string
         }
       }),
     );
-    await timeUntilDone(`dispatch/${competitor} queued`, count, async () => (await kannel.counters()).accepted);
+    await timeUntilDone(`dispatch/${competitor} queued`, count, async () => (await kannel.counters()).accepted, kannel.cpuSeconds);
     await connectSmsc(kannel);
-    const progress = await timeUntilDone(`dispatch/${competitor}`, count, async () => (await kannel.counters()).sentToSmsc);
+    const progress = await timeUntilDone(`dispatch/${competitor}`, count, async () => (await kannel.counters()).sentToSmsc, kannel.cpuSeconds);
     const { sentToSmsc } = await kannel.counters();
-    return { competitor, engine: "-", messages: count, seconds: progress.seconds, messagesPerSecond: progress.done / progress.seconds, peakRssMb: kannel.peakRssMb(), check: `${sentToSmsc} reached the SMSC` };
+    return {
+      competitor,
+      engine: "-",
+      messages: count,
+      seconds: progress.seconds,
+      messagesPerSecond: progress.done / progress.seconds,
+      cpuMicrosecondsPerMessage: (progress.cpuSeconds / progress.done) * 1e6,
+      peakRssMb: kannel.peakRssMb(),
+      check: `${sentToSmsc} reached the SMSC`,
+    };
   } finally {
     await kannel.stop();
   }
@@ -105,9 +127,13 @@ async function measureTumira(settings: BenchSettings, engine: Engine, simulatorP
     const dispatcher = { RUN_DISPATCHER: "true", SMSC_SIMULATOR: "off", SMSC_SIMULATOR_PORT: String(simulatorPort), SMSC_SIMULATOR_TPS: UNCAPPED_TPS };
     server = await startTumira(database, { processes: settings.processes, env: dispatcher, profileDir: settings.profile ? profileDirectory(`dispatch-${engine}`) : undefined });
     // Final states: a message the simulator refused would otherwise keep the count short forever.
+    const dispatching = server;
     const progress = await withSql(database, (sql) =>
-      timeUntilDone(`dispatch/${engine}`, settings.dispatchCount, async () =>
-        Number((await sql.get<{ count: number }>(`SELECT COUNT(*) AS "count" FROM "Message" WHERE "status" IN ('success', 'failed')`))!.count),
+      timeUntilDone(
+        `dispatch/${engine}`,
+        settings.dispatchCount,
+        async () => Number((await sql.get<{ count: number }>(`SELECT COUNT(*) AS "count" FROM "Message" WHERE "status" IN ('success', 'failed')`))!.count),
+        dispatching.cpuSeconds,
       ),
     );
     const outcome = await withSql(database, (sql) => sql.all<{ status: string; count: number }>(`SELECT "status", COUNT(*) AS "count" FROM "Message" GROUP BY "status"`));
@@ -117,6 +143,7 @@ async function measureTumira(settings: BenchSettings, engine: Engine, simulatorP
       messages: settings.dispatchCount,
       seconds: progress.seconds,
       messagesPerSecond: progress.done / progress.seconds,
+      cpuMicrosecondsPerMessage: (progress.cpuSeconds / progress.done) * 1e6,
       peakRssMb: server.peakRssMb(),
       check: outcome.map((row) => `${row.count} ${row.status}`).join(", "),
     };
@@ -141,7 +168,7 @@ export async function runDispatchScenario(settings: BenchSettings): Promise<Scen
   const [kannelSmpp, kannelFake] = rows;
   const table: Table = {
     title: `Dispatch: ${settings.dispatchCount} queued messages to the SMSC, from the first out to the last`,
-    columns: ["competitor", "engine", "seconds", "messages/s", "× Kannel SMPP", "× Kannel fake", "peak RSS MB"],
+    columns: ["competitor", "engine", "seconds", "messages/s", "× Kannel SMPP", "× Kannel fake", "gateway CPU µs/message", "peak RSS MB"],
     rows: rows.map((row) => [
       row.competitor,
       row.engine,
@@ -149,6 +176,7 @@ export async function runDispatchScenario(settings: BenchSettings): Promise<Scen
       round(row.messagesPerSecond),
       round(row.messagesPerSecond / kannelSmpp.messagesPerSecond),
       round(row.messagesPerSecond / kannelFake.messagesPerSecond),
+      round(row.cpuMicrosecondsPerMessage),
       row.peakRssMb === null ? "" : round(row.peakRssMb),
     ]),
     notes: [...rows.map((row) => `${row.competitor} (${row.engine}): ${row.check}`), "target (issue 6): ≥ 1.0 × Kannel's rate"],

@@ -2,66 +2,93 @@
 // commit: the dispatcher hands over every answer that arrived while the previous batch was being
 // written). Per message: the status change, its parts, its timeline, its webhook, and on failure
 // the refund. A write only lands while this dispatcher still holds the lease; a message whose lease
-// ran out belongs to whoever claimed it next.
+// ran out belongs to whoever claimed it next. Acceptances, nearly every answer, are written with
+// one statement per batch and table; retries and failures one by one.
 import crypto from "node:crypto";
 import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { valuesTable } from "@/lib/db/batch-lists";
 import { insertRows } from "@/lib/db/insert-rows";
 import { metrics } from "@/lib/metrics";
 import type { SubmitOutcome } from "@/lib/smpp/carrier-connection";
-import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
+import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/enqueue-webhook";
 import { parseMessageRow, type Message } from "@/lib/messages/message-row";
 import { recordMessageEvent, recordMessageEvents, type MessageEventRow } from "./record-message-event";
 import { refundMessage } from "./refund-message";
 import { retryDelayMs, type RetryPolicy } from "./retry-policy";
 
 export type DispatchOutcome = { message: Message; owner: string; startedAt: Date; result: SubmitOutcome };
+type Accepted = DispatchOutcome & { result: Extract<SubmitOutcome, { kind: "accepted" }> };
+type Refused = DispatchOutcome & { result: Extract<SubmitOutcome, { kind: "rejected" }> };
 
 type Recorded = { operator: string; counter: "messagesDispatched" | "messagesFailed" | null };
-/** Rows of the common outcomes, written with multi-row INSERTs once per batch. */
-type BatchRows = { parts: unknown[][]; events: MessageEventRow[] };
 
 const PART_COLUMNS = ["id", "messageId", "partNumber", "operator", "carrierMessageId", "status", "createdAt"] as const;
+
+function isAccepted(outcome: DispatchOutcome): outcome is Accepted {
+  return outcome.result.kind === "accepted";
+}
+
+function isRefused(outcome: DispatchOutcome): outcome is Refused {
+  return outcome.result.kind === "rejected";
+}
 
 export async function recordDispatchOutcomes(outcomes: DispatchOutcome[], policy: RetryPolicy): Promise<{ recorded: number; leaseLost: number }> {
   const now = new Date();
   const recorded = await sql().transaction(async (tx) => {
-    const results: Recorded[] = [];
-    // Parts are written only here, once per message (success is final), so they never collide.
-    const rows: BatchRows = { parts: [], events: [] };
-    for (const outcome of outcomes) {
-      const result = await recordOutcome(tx, outcome, policy, now, rows);
+    const results = await recordAcceptances(tx, outcomes.filter(isAccepted), now);
+    for (const outcome of outcomes.filter(isRefused)) {
+      const result = await recordRefusal(tx, outcome, policy, now);
       if (result) results.push(result);
     }
-    await insertRows(tx, "MessagePart", PART_COLUMNS, rows.parts);
-    await recordMessageEvents(tx, rows.events);
     return results;
   });
   for (const { operator, counter } of recorded) if (counter) metrics()[counter].inc({ operator });
   return { recorded: recorded.length, leaseLost: outcomes.length - recorded.length };
 }
 
-async function recordOutcome(tx: SqlExecutor, outcome: DispatchOutcome, policy: RetryPolicy, now: Date, rows: BatchRows): Promise<Recorded | null> {
+/** Parts are written only here, once per message (success is final), so they never collide. */
+async function recordAcceptances(tx: SqlExecutor, outcomes: Accepted[], now: Date): Promise<Recorded[]> {
+  if (outcomes.length === 0) return [];
+  const at = toDbTime(now);
+  const answers = valuesTable(
+    tx.dialect,
+    ["text", "text", "text", "text", "timestamp"],
+    outcomes.map(({ message, owner, result, startedAt }) => [message.id, owner, result.response, result.carrierMessageIds[0], toDbTime(startedAt)]),
+  );
+  const updated = await tx.all<{ id: string }>(
+    `UPDATE "Message" SET "status" = 'success', "operatorResponse" = v.column3, "carrierMessageId" = v.column4, "dispatchedAt" = v.column5,
+       "finishedAt" = ?, "lastError" = NULL, "updatedAt" = ?, "leaseOwner" = NULL, "leaseUntil" = NULL
+     FROM ${answers.text}
+     WHERE "Message"."id" = v.column1 AND "Message"."leaseOwner" = v.column2 AND "Message"."status" = 'processing'
+     RETURNING "Message"."id"`,
+    [at, at, ...answers.params],
+  );
+  const updatedIds = new Set(updated.map((row) => row.id));
+  const landed = outcomes.filter((outcome) => updatedIds.has(outcome.message.id));
+  const parts: unknown[][] = [];
+  const events: MessageEventRow[] = [];
+  for (const { message, result, startedAt } of landed) {
+    for (const [index, carrierMessageId] of result.carrierMessageIds.entries()) {
+      parts.push([crypto.randomUUID(), message.id, index + 1, message.operator, carrierMessageId, "submitted", at]);
+    }
+    events.push([message.id, "dispatched", `${describeAttempt(message)}, ${result.carrierMessageIds.length} part(s)`, toDbTime(startedAt)]);
+    events.push([message.id, "success", result.response, at]);
+  }
+  await insertRows(tx, "MessagePart", PART_COLUMNS, parts);
+  await recordMessageEvents(tx, events);
+  await enqueueWebhooks(tx, landed.filter(({ message }) => message.webhookUrl).map(({ message }) => message.id), "message.success", now);
+  return landed.map(({ message }) => ({ operator: message.operator, counter: "messagesDispatched" }));
+}
+
+function describeAttempt(message: Message): string {
+  return `attempt ${message.attempts} to ${message.operator}${message.test ? " (simulator: test message)" : ""}`;
+}
+
+async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPolicy, now: Date): Promise<Recorded | null> {
   const { message, result, startedAt } = outcome;
   const at = toDbTime(now);
-  const attempt = `attempt ${message.attempts} to ${message.operator}${message.test ? " (simulator: test message)" : ""}`;
-
-  if (result.kind === "accepted") {
-    const row = await updateLeased(
-      tx,
-      outcome,
-      `"status" = 'success', "operatorResponse" = ?, "carrierMessageId" = ?, "dispatchedAt" = ?, "finishedAt" = ?, "lastError" = NULL, "updatedAt" = ?`,
-      [result.response, result.carrierMessageIds[0], toDbTime(startedAt), at, at],
-    );
-    if (!row) return null;
-    for (const [index, carrierMessageId] of result.carrierMessageIds.entries()) {
-      rows.parts.push([crypto.randomUUID(), message.id, index + 1, message.operator, carrierMessageId, "submitted", at]);
-    }
-    rows.events.push([message.id, "dispatched", `${attempt}, ${result.carrierMessageIds.length} part(s)`, toDbTime(startedAt)]);
-    rows.events.push([message.id, "success", result.response, at]);
-    if (row !== true) await enqueueWebhook(tx, parseMessageRow(row), "message.success", now);
-    return { operator: message.operator, counter: "messagesDispatched" };
-  }
+  const attempt = describeAttempt(message);
 
   if (result.temporary && message.attempts < policy.maxAttempts) {
     const delay = retryDelayMs(message.attempts, policy);
@@ -71,7 +98,7 @@ async function recordOutcome(tx: SqlExecutor, outcome: DispatchOutcome, policy: 
       at,
     ]);
     if (!row) return null;
-    rows.events.push([message.id, "retry", `${attempt}: ${result.response}; next attempt in ${Math.ceil(delay / 1000)} s`, at]);
+    await recordMessageEvent(tx, message.id, "retry", `${attempt}: ${result.response}; next attempt in ${Math.ceil(delay / 1000)} s`, now);
     return { operator: message.operator, counter: null };
   }
 

@@ -4,10 +4,11 @@
 // Intermediate states (ENROUTE, ACCEPTD, UNKNOWN) are noted on the part only. A repeated receipt
 // changes nothing.
 import { sql } from "@/lib/db/client";
-import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { fromDbTime, toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { inList, valuesTable } from "@/lib/db/batch-lists";
 import { metrics } from "@/lib/metrics";
 import { carrierIdCandidates, FAILED_STATS, type DeliveryReceipt } from "@/lib/smpp/parse-receipt";
-import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
+import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/enqueue-webhook";
 import { parseMessageRow } from "@/lib/messages/message-row";
 import { recordMessageEvent, recordMessageEvents, type MessageEventRow } from "./record-message-event";
 import { refundMessage } from "./refund-message";
@@ -15,47 +16,89 @@ import { refundMessage } from "./refund-message";
 export type ReceiptMatch = "matched" | "unknown";
 export type ReceiptEntry = { operator: string; receipt: DeliveryReceipt };
 type Counter = "messagesDelivered" | "messagesFailed";
-/** "delivered" events of a batch, written with multi-row INSERTs (a failure's events stay in order, one by one). */
-type EventRows = MessageEventRow[];
+type Part = { id: string; messageId: string; status: string; carrierMessageId: string; createdAt: unknown };
+type PartChange = { part: Part; receipt: DeliveryReceipt; status: "delivered" | "failed" | "submitted" };
 
-/** Records receipts in one transaction (the receipt handler group-commits them); one match per entry. */
+/**
+ * Records receipts in one transaction (the receipt handler group-commits them), one statement per
+ * step for the whole batch: find the parts, change them, mark the messages they complete.
+ */
 export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMatch[]> {
   const now = new Date();
-  const results = await sql().transaction(async (tx) => {
-    const recorded: { match: ReceiptMatch; counter: Counter | null }[] = [];
-    const events: EventRows = [];
-    for (const entry of entries) recorded.push(await recordReceipt(tx, entry, now, events));
-    await recordMessageEvents(tx, events);
-    return recorded;
+  const { matches, counted } = await sql().transaction(async (tx) => {
+    const parts = await findParts(tx, entries);
+    const changes = new Map<string, PartChange>();
+    const matches = entries.map(({ receipt }, index): ReceiptMatch => {
+      const part = parts[index];
+      if (!part) return "unknown";
+      // A part leaves "submitted" once; a repeated receipt in this batch or an earlier one changes nothing.
+      const earlier = changes.get(part.id);
+      if (part.status !== "submitted" || (earlier && earlier.status !== "submitted")) return "matched";
+      changes.set(part.id, { part, receipt, status: receipt.stat === "DELIVRD" ? "delivered" : FAILED_STATS.has(receipt.stat) ? "failed" : "submitted" });
+      return "matched";
+    });
+    if (changes.size === 0) return { matches, counted: [] };
+    await changeParts(tx, [...changes.values()], now);
+    const counted = await markDeliveredWhenComplete(tx, partsOfMessages(changes, "delivered"), now);
+    for (const { part, receipt } of [...changes.values()].filter((change) => change.status === "failed")) {
+      const failed = await failMessage(tx, part.messageId, receipt, now);
+      if (failed) counted.push(failed);
+    }
+    return { matches, counted };
   });
-  results.forEach(({ counter }, index) => counter && metrics()[counter].inc({ operator: entries[index].operator }));
-  return results.map(({ match }) => match);
+  for (const { operator, counter } of counted) metrics()[counter].inc({ operator });
+  return matches;
 }
 
-async function recordReceipt(tx: SqlExecutor, { operator, receipt }: ReceiptEntry, now: Date, events: EventRows): Promise<{ match: ReceiptMatch; counter: Counter | null }> {
-  const candidates = carrierIdCandidates(receipt.messageId);
-  const part = await tx.get<{ id: string; messageId: string; status: string }>(
-    `SELECT "id", "messageId", "status" FROM "MessagePart" WHERE "operator" = ? AND "carrierMessageId" IN (${candidates.map(() => "?").join(", ")})
-     ORDER BY "createdAt" DESC LIMIT 1`,
-    [operator, ...candidates],
+/** The part each receipt is for (the newest, if a carrier reused an id), or undefined. */
+async function findParts(tx: SqlExecutor, entries: ReceiptEntry[]): Promise<(Part | undefined)[]> {
+  const found: (Part | undefined)[] = Array(entries.length);
+  for (const operator of new Set(entries.map((entry) => entry.operator))) {
+    const indexes = entries.flatMap((entry, index) => (entry.operator === operator ? [index] : []));
+    const candidatesOf = new Map(indexes.map((index) => [index, carrierIdCandidates(entries[index].receipt.messageId)]));
+    const ids = inList([...new Set([...candidatesOf.values()].flat())]);
+    const rows = await tx.all<Part>(
+      `SELECT "id", "messageId", "status", "carrierMessageId", "createdAt" FROM "MessagePart" WHERE "operator" = ? AND "carrierMessageId" IN ${ids.text}`,
+      [operator, ...ids.params],
+    );
+    const byCarrierId = new Map<string, Part[]>();
+    for (const row of rows) byCarrierId.set(row.carrierMessageId, [...(byCarrierId.get(row.carrierMessageId) ?? []), row]);
+    for (const [index, candidates] of candidatesOf) {
+      const matching = candidates.flatMap((candidate) => byCarrierId.get(candidate) ?? []);
+      found[index] = matching.reduce<Part | undefined>((newest, part) => (newest && createdAt(newest) >= createdAt(part) ? newest : part), undefined);
+    }
+  }
+  return found;
+}
+
+function createdAt(part: Part): number {
+  return fromDbTime(part.createdAt).getTime();
+}
+
+async function changeParts(tx: SqlExecutor, changes: PartChange[], now: Date): Promise<void> {
+  // Receipts of two parts of one message may be recorded at once by two processes: the message row
+  // locks, taken in one order, make the second see the first's part when it checks for completion.
+  if (tx.dialect === "postgres") {
+    const messages = inList([...new Set(changes.map(({ part }) => part.messageId))].sort());
+    await tx.run(`SELECT "id" FROM "Message" WHERE "id" IN ${messages.text} ORDER BY "id" FOR UPDATE`, messages.params);
+  }
+  const rows = valuesTable(
+    tx.dialect,
+    ["text", "text", "text", "text"],
+    changes.map(({ part, receipt, status }) => [part.id, status, receipt.stat, receipt.err]),
   );
-  if (!part) return { match: "unknown", counter: null };
-  if (part.status !== "submitted") return { match: "matched", counter: null };
-  // Receipts of two parts of one message may be recorded at once: the message row lock orders them.
-  if (tx.dialect === "postgres") await tx.run(`SELECT "id" FROM "Message" WHERE "id" = ? FOR UPDATE`, [part.messageId]);
-  const final = receipt.stat === "DELIVRD" ? "delivered" : FAILED_STATS.has(receipt.stat) ? "failed" : "submitted";
-  await tx.run(`UPDATE "MessagePart" SET "status" = ?, "receiptStat" = ?, "receiptError" = ?, "receiptAt" = ? WHERE "id" = ?`, [
-    final,
-    receipt.stat,
-    receipt.err,
-    toDbTime(now),
-    part.id,
-  ]);
-  const counter = final === "failed" ? await failMessage(tx, part.messageId, receipt, now) : final === "delivered" ? await markDeliveredWhenComplete(tx, part.messageId, now, events) : null;
-  return { match: "matched", counter };
+  await tx.run(
+    `UPDATE "MessagePart" SET "status" = v.column2, "receiptStat" = v.column3, "receiptError" = v.column4, "receiptAt" = ?
+     FROM ${rows.text} WHERE "MessagePart"."id" = v.column1`,
+    [toDbTime(now), ...rows.params],
+  );
 }
 
-async function failMessage(tx: SqlExecutor, messageId: string, receipt: DeliveryReceipt, now: Date): Promise<Counter | null> {
+function partsOfMessages(changes: Map<string, PartChange>, status: PartChange["status"]): string[] {
+  return [...new Set([...changes.values()].filter((change) => change.status === status).map(({ part }) => part.messageId))];
+}
+
+async function failMessage(tx: SqlExecutor, messageId: string, receipt: DeliveryReceipt, now: Date): Promise<{ operator: string; counter: Counter } | null> {
   const at = toDbTime(now);
   const reason = `receipt ${receipt.stat}${receipt.err ? ` err:${receipt.err}` : ""}`;
   const row = await tx.get(
@@ -67,19 +110,23 @@ async function failMessage(tx: SqlExecutor, messageId: string, receipt: Delivery
   await recordMessageEvent(tx, messageId, "failed", reason, now);
   await refundMessage(tx, message, `carrier reported ${receipt.stat}`, now);
   await enqueueWebhook(tx, message, "message.failed", now);
-  return "messagesFailed";
+  return { operator: message.operator, counter: "messagesFailed" };
 }
 
-/** Only once no part of the message is left without its DELIVRD receipt. */
-async function markDeliveredWhenComplete(tx: SqlExecutor, messageId: string, now: Date, events: EventRows): Promise<Counter | null> {
+/** Only the messages no part of which is left without its DELIVRD receipt. */
+async function markDeliveredWhenComplete(tx: SqlExecutor, messageIds: string[], now: Date): Promise<{ operator: string; counter: Counter }[]> {
+  if (messageIds.length === 0) return [];
   const at = toDbTime(now);
-  const row = await tx.get(
-    `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? WHERE "id" = ? AND "status" = 'success' AND "deliveredAt" IS NULL
-       AND NOT EXISTS (SELECT 1 FROM "MessagePart" WHERE "messageId" = ? AND "status" <> 'delivered') RETURNING *`,
-    [at, at, messageId, messageId],
+  // Joined to a VALUES list, not `"id" IN (…)`: with IN, SQLite's planner walks the status index (every message in "success").
+  const ids = valuesTable(tx.dialect, ["text"], messageIds.map((id) => [id]));
+  const rows = await tx.all<{ id: string; operator: string; webhookUrl: string | null }>(
+    `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? FROM ${ids.text}
+     WHERE "Message"."id" = v.column1 AND "Message"."status" = 'success' AND "Message"."deliveredAt" IS NULL
+       AND NOT EXISTS (SELECT 1 FROM "MessagePart" WHERE "MessagePart"."messageId" = "Message"."id" AND "MessagePart"."status" <> 'delivered')
+     RETURNING "Message"."id", "Message"."operator", "Message"."webhookUrl"`,
+    [at, at, ...ids.params],
   );
-  if (!row) return null;
-  events.push([messageId, "delivered", "receipt DELIVRD", at]);
-  await enqueueWebhook(tx, parseMessageRow(row), "message.delivered", now);
-  return "messagesDelivered";
+  await recordMessageEvents(tx, rows.map((row): MessageEventRow => [row.id, "delivered", "receipt DELIVRD", at]));
+  await enqueueWebhooks(tx, rows.filter((row) => row.webhookUrl).map((row) => row.id), "message.delivered", now);
+  return rows.map((row) => ({ operator: row.operator, counter: "messagesDelivered" }));
 }

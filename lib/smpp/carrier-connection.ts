@@ -8,6 +8,7 @@ import type { SubmitSmFields } from "./build-submit-parts";
 import { isTemporaryStatus, statusName, STATUS } from "./command-status";
 import { receiptFromDeliverSm, type DeliveryReceipt } from "./parse-receipt";
 import { ThroughputLimiter } from "./throughput-limiter";
+import { batchWritesThisTick } from "./batch-writes";
 
 export type SubmitOutcome =
   | { kind: "accepted"; carrierMessageIds: string[]; response: string }
@@ -172,6 +173,7 @@ export class CarrierConnection {
       };
       const timer = setTimeout(() => fail(new TemporaryFailure(`no ${pdu.command}_resp within ${this.settings.responseTimeoutMs} ms`)), this.settings.responseTimeoutMs);
       this.outstanding.add(fail);
+      batchWritesThisTick(session.socket);
       const sent = session.send(pdu, (response) => {
         clearTimeout(timer);
         this.outstanding.delete(fail);
@@ -262,6 +264,7 @@ export class CarrierConnection {
     }
     try {
       await this.options.onReceipt(receipt, this);
+      batchWritesThisTick(session.socket);
       session.send(pdu.response());
     } catch (error) {
       this.log.error({ err: error, carrierMessageId: receipt.messageId }, "receipt not stored; asking the SMSC to resend");

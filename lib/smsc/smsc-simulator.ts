@@ -12,6 +12,7 @@ import { SIMULATOR_PASSWORD } from "@/lib/smpp/carrier-config";
 import { STATUS } from "@/lib/smpp/command-status";
 import { formatReceiptText, STATE_OF_STAT, type ReceiptStat } from "@/lib/smpp/parse-receipt";
 import { ThroughputLimiter } from "@/lib/smpp/throughput-limiter";
+import { batchWritesThisTick } from "@/lib/smpp/batch-writes";
 import { simulatedOutcome } from "./simulated-outcomes";
 
 export type SimulatedSubmit = {
@@ -74,12 +75,34 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
     timers.add(timer);
   };
 
+  // Receipts wait out the delay in the order they fall due (the delay is the same for all); one timer
+  // sends every receipt due by then, so receipts due together leave in one write.
+  const dueReceipts: { dueAt: number; send: () => void }[] = [];
+  let receiptTimerArmed = false;
+  const armReceiptTimer = () => {
+    receiptTimerArmed = true;
+    later(Math.max(0, dueReceipts[0].dueAt - Date.now()), sendDueReceipts);
+  };
+  function sendDueReceipts(): void {
+    receiptTimerArmed = false;
+    const now = Date.now();
+    let due = 0;
+    while (due < dueReceipts.length && dueReceipts[due].dueAt <= now) dueReceipts[due++].send();
+    dueReceipts.splice(0, due);
+    if (dueReceipts.length > 0) armReceiptTimer();
+  }
+  const afterReceiptDelay = (send: () => void) => {
+    dueReceipts.push({ dueAt: Date.now() + options.dlrDelayMs, send });
+    if (!receiptTimerArmed) armReceiptTimer();
+  };
+
   const canReceive = (binding: Binding | undefined, systemId: string) => binding?.systemId === systemId && binding.mode !== "transmitter";
 
   function sendReceipt(receipt: PendingReceipt): void {
     const target = canReceive(bindings.get(receipt.preferred), receipt.systemId)
       ? receipt.preferred
       : [...bindings].find(([, binding]) => canReceive(binding, receipt.systemId))?.[0];
+    if (target) batchWritesThisTick(target.socket);
     if (!target || !target.send(new smpp.PDU("deliver_sm", receipt.fields), onAnswer)) {
       undelivered.push(receipt);
       return;
@@ -127,6 +150,7 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
     } else if (!limiter.tryTake()) status = STATUS.ESME_RTHROTTLED;
 
     const messageId = status === STATUS.ESME_ROK ? (nextId++).toString(16) : null;
+    batchWritesThisTick(session.socket);
     session.send(messageId ? pdu.response({ message_id: messageId }) : pdu.response({ command_status: status }));
 
     const udh: Buffer | undefined = pdu.short_message?.udh?.[0];
@@ -146,7 +170,7 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
 
     const stat = outcome.receipt;
     const submittedAt = new Date();
-    later(options.dlrDelayMs, () => {
+    afterReceiptDelay(() => {
       const reportedId = outcome.textOnlyDecimalReceipt ? BigInt(`0x${messageId}`).toString(10) : messageId;
       const text = formatReceiptText({ id: reportedId, stat, err: ERR_OF_STAT[stat] ?? "000", submittedAt, doneAt: new Date(), text: submitted.text });
       const fields: Record<string, unknown> = {

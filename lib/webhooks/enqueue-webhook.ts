@@ -3,8 +3,9 @@
 // The payload is fixed at that moment: { type, timestamp, data: <Sms object as GET /api/v1/sms/{id}> }.
 import crypto from "node:crypto";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { inList } from "@/lib/db/batch-lists";
 import { serializeSms } from "@/lib/api/sms/serialize-sms";
-import type { Message } from "@/lib/messages/message-row";
+import { parseMessageRow, type Message } from "@/lib/messages/message-row";
 
 export type WebhookEventType = "message.success" | "message.failed" | "message.delivered";
 
@@ -20,4 +21,12 @@ export async function enqueueWebhook(tx: SqlExecutor, message: Message, type: We
      VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT ("messageId", "eventType") DO NOTHING`,
     [crypto.randomUUID(), message.accountId, message.id, message.webhookUrl, type, webhookPayload(message, type, at), now, now, now],
   );
+}
+
+/** For a batch of changed messages (given by id, each with a webhook_url): reads them back once, as they now are. */
+export async function enqueueWebhooks(tx: SqlExecutor, messageIds: string[], type: WebhookEventType, at: Date): Promise<void> {
+  if (messageIds.length === 0) return;
+  const ids = inList(messageIds);
+  const rows = await tx.all(`SELECT * FROM "Message" WHERE "id" IN ${ids.text}`, ids.params);
+  for (const row of rows) await enqueueWebhook(tx, parseMessageRow(row), type, at);
 }
