@@ -23,7 +23,14 @@ export type LedgerEntryInput = {
 
 export type AccountLedgerEntry = Omit<LedgerEntryInput, "accountId" | "requireCover" | "at">;
 
-const LEDGER_COLUMNS = ["accountId", "kind", "amount", "balanceAfter", "messageId", "bulkSendId", "reason", "actor", "createdAt"] as const;
+/** LedgerEntry columns of each entry's own, and those the entries of one call usually share. */
+const OWN_COLUMNS = ["amount", "balanceAfter", "messageId"] as const;
+const SHARED_COLUMNS = ["accountId", "kind", "bulkSendId", "reason", "actor", "createdAt"] as const;
+
+/** An entry's kind, bulk send, reason and actor: the shared columns but account and time. */
+function description(entry: AccountLedgerEntry): unknown[] {
+  return [entry.kind, entry.bulkSendId ?? null, entry.reason ?? "", entry.actor];
+}
 
 /** Returns the balance after the entry, or null when requireCover refused it (nothing changed). */
 export async function applyLedgerEntry(tx: SqlExecutor, entry: LedgerEntryInput): Promise<bigint | null> {
@@ -53,8 +60,14 @@ export async function applyLedgerEntries(
   let running = finalBalance - total;
   const rows = entries.map((entry) => {
     running += entry.amount;
-    return [accountId, entry.kind, entry.amount, running, entry.messageId ?? null, entry.bulkSendId ?? null, entry.reason ?? "", entry.actor, now];
+    return [entry.amount, running, entry.messageId ?? null];
   });
-  await insertRows(tx, "LedgerEntry", LEDGER_COLUMNS, rows);
+  // When every entry has one description (a bulk send's holds), it is bound once per statement.
+  const first = description(entries[0]);
+  if (entries.every((entry) => description(entry).every((value, index) => value === first[index]))) {
+    await insertRows(tx, "LedgerEntry", OWN_COLUMNS, rows, { columns: SHARED_COLUMNS, values: [accountId, ...first, now] });
+  } else {
+    await insertRows(tx, "LedgerEntry", [...OWN_COLUMNS, ...SHARED_COLUMNS], rows.map((row, index) => [...row, accountId, ...description(entries[index]), now]));
+  }
   return finalBalance;
 }

@@ -19,6 +19,18 @@ function randomBytes8(): Buffer {
   return pool.subarray(poolOffset - 8, poolOffset);
 }
 
+const HEX_DIGITS = Buffer.from("0123456789abcdef", "latin1");
+const text = Buffer.from("00000000-0000-7000-0000-000000000000", "latin1");
+
+/** Writes `digits` hex digits of a value below 2^32 ending before `end`. */
+function writeHex(value: number, end: number, digits: number): void {
+  for (let i = 1; i <= digits; i++, value >>>= 4) text[end - i] = HEX_DIGITS[value & 0xf];
+}
+
+/**
+ * The id is written into one buffer and read out as one flat string: built from template pieces
+ * it was a rope of a dozen strings, about 350 bytes per id (35 MB for a 100,000-recipient bulk).
+ */
 export function timeOrderedUuid(): string {
   const now = Date.now();
   if (now > lastMs) {
@@ -28,9 +40,12 @@ export function timeOrderedUuid(): string {
     lastMs++; // more than 4096 ids in a millisecond: borrow the next one
     counter = 0;
   }
-  const time = lastMs.toString(16).padStart(12, "0");
   const random = randomBytes8();
-  random[0] = (random[0] & 0x3f) | 0x80; // variant 10
-  const tail = random.toString("hex");
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${counter.toString(16).padStart(3, "0")}-${tail.slice(0, 4)}-${tail.slice(4, 16)}`;
+  writeHex(Math.floor(lastMs / 0x10000), 8, 8); // the 48-bit time: its high 32 bits, then its low 16
+  writeHex(lastMs % 0x10000, 13, 4);
+  writeHex(counter, 18, 3);
+  writeHex(((random[0] & 0x3f) | 0x80) * 0x100 + random[1], 23, 4); // variant 10
+  writeHex(random.readUInt32BE(2), 32, 8);
+  writeHex(random.readUInt16BE(6), 36, 4);
+  return text.toString("latin1");
 }

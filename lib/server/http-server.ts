@@ -106,6 +106,11 @@ async function serveApi(req: http.IncomingMessage, res: http.ServerResponse): Pr
     });
     const responseHeaders: Record<string, string> = {};
     response.headers.forEach((value, key) => (responseHeaders[key] = value));
+    if (typeof response.body !== "string") {
+      res.writeHead(response.status, responseHeaders);
+      await writeChunks(res, response.body);
+      return;
+    }
     responseHeaders["content-length"] = String(Buffer.byteLength(response.body));
     res.writeHead(response.status, responseHeaders);
     res.end(response.body);
@@ -119,6 +124,17 @@ async function serveApi(req: http.IncomingMessage, res: http.ServerResponse): Pr
     if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
     res.end(JSON.stringify({ status: "error", message: "Internal server error", error: { code: "INTERNAL_SERVER_ERROR", description: "An unexpected error occurred" } }));
   }
+}
+
+/** A body of chunks, each written when the socket has taken the last (chunked transfer encoding). */
+async function writeChunks(res: http.ServerResponse, chunks: Iterable<string>): Promise<void> {
+  const closed = new Promise((resolve) => res.once("close", resolve));
+  for (const chunk of chunks) {
+    if (res.write(chunk)) continue;
+    await Promise.race([new Promise((resolve) => res.once("drain", resolve)), closed]);
+    if (res.destroyed) return; // the client went away: nothing more to write
+  }
+  res.end();
 }
 
 class BodyTooLargeError extends Error {}

@@ -15,7 +15,7 @@ import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import type { AuthedContext } from "@/lib/api/auth/with-api-key";
 import { confirmApiKey } from "@/lib/api/auth/authenticate-api-key";
-import { ApiResponse } from "@/lib/api/respond";
+import { ApiResponse, bodyText } from "@/lib/api/respond";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const PURGE_INTERVAL_MS = 60_000;
@@ -58,15 +58,17 @@ export function withIdempotency(handler: AuthedHandler): AuthedHandler {
       await releaseKey(accountId, key);
       return response;
     }
+    // A body of chunks is read once: the stored text is what the first answer sends too.
+    const body = bodyText(response);
     await sql()
       .run(`UPDATE "IdempotencyKey" SET "responseStatus" = ?, "responseBody" = ? WHERE "accountId" = ? AND "key" = ?`, [
         response.status,
-        response.body,
+        body,
         accountId,
         key,
       ])
       .catch((error) => context.log.error({ err: error }, "could not store the idempotent response"));
-    return response;
+    return body === response.body ? response : new ApiResponse(response.status, body, response.headers);
   };
 }
 

@@ -3,7 +3,7 @@
 // lock production out.
 import type { ApiRoute } from "@/lib/api/route";
 import { keyActor, withApiKey, type AuthedContext } from "@/lib/api/auth/with-api-key";
-import { ApiResponse, envelope } from "@/lib/api/respond";
+import { ApiResponse, bodyText, envelope } from "@/lib/api/respond";
 import { parseJsonRequest, parseUuid } from "@/lib/api/parse-request";
 import { withIdempotency } from "@/lib/api/idempotency/with-idempotency";
 import { AppError } from "@/lib/errors";
@@ -45,7 +45,7 @@ function transformSuccessBody(handler: KeyHandler, transform: (body: string) => 
   return async (context) => {
     const response = await handler(context);
     if (!response.ok) return response;
-    return new ApiResponse(response.status, transform(response.body), response.headers);
+    return new ApiResponse(response.status, transform(bodyText(response)), response.headers);
   };
 }
 

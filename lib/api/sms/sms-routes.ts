@@ -1,6 +1,6 @@
 // The SMS endpoints (spec 4.1-4.3). Handlers parse, call lib/messages, and shape the response.
 import type { ApiRoute } from "@/lib/api/route";
-import { type ApiResponse, envelope, json } from "@/lib/api/respond";
+import { type ApiResponse, envelope, json, streamedEnvelope } from "@/lib/api/respond";
 import { AppError } from "@/lib/errors";
 import { keyActor, withApiKey, type AuthedContext } from "@/lib/api/auth/with-api-key";
 import { parseJsonRequest, parseUuid } from "@/lib/api/parse-request";
@@ -39,7 +39,7 @@ async function sendSms(context: AuthedContext): Promise<ApiResponse> {
 
 async function sendBulkSms(context: AuthedContext): Promise<ApiResponse> {
   const send = await accept(context, parseJsonRequest(context, sendBulkSmsRequestSchema), "bulk");
-  return envelope(202, BULK_ACCEPTED, serializeBulkResult(send));
+  return streamedEnvelope(202, BULK_ACCEPTED, serializeBulkResult(send));
 }
 
 async function getSms(context: AuthedContext): Promise<ApiResponse> {

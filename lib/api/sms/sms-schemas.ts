@@ -84,3 +84,4 @@ export type SendSmsRequest = z.infer<typeof sendSmsRequestSchema>;
 export type SendBulkSmsRequest = z.infer<typeof sendBulkSmsRequestSchema>;
 export type Sms = z.infer<typeof smsSchema>;
 export type BulkSmsResult = z.infer<typeof bulkSmsResultSchema>;
+export type BulkSmsItem = z.infer<typeof bulkSmsItemSchema>;
