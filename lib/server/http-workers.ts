@@ -1,10 +1,11 @@
-// The primary's side of HTTP_PROCESSES > 1: forks the HTTP workers (lib/server/http-worker.ts) on
-// the shared port (node:cluster; the primary accepts connections and hands them out round-robin),
-// replaces a worker that dies, stops them gracefully, and gives up when none of them can start.
+// The primary's side of HTTP_PROCESSES > 1: forks the HTTP workers (lib/server/http-worker.ts, bundled
+// into plain JavaScript by lib/server/bundle-http-worker.ts) on the shared port (node:cluster; the
+// primary accepts connections and hands them out round-robin), replaces a worker that dies, stops
+// them gracefully, and gives up when none of them can start.
 import cluster, { type Worker } from "node:cluster";
-import path from "node:path";
 import { logger } from "@/lib/log";
 import { serveClusterMetrics } from "@/lib/metrics-cluster";
+import { chooseWorkerEntry } from "./bundle-http-worker";
 import type { HttpServing, ServeOptions } from "./http-server";
 
 /** The environment variable that hands the serve options to a worker. */
@@ -25,8 +26,8 @@ type Slot = { worker: Worker; startedAt: number; listening: boolean; quickDeaths
  * Forks `processes` workers; resolves once each has listened, with the shared port. If none can
  * start (MAX_START_FAILURES deaths before listening in a row), stops the rest and calls onGiveUp.
  */
-export function startHttpWorkers(options: ServeOptions, processes: number, onGiveUp: (error: Error) => void): Promise<HttpServing> {
-  cluster.setupPrimary({ exec: path.join(import.meta.dirname, "http-worker.ts") });
+export async function startHttpWorkers(options: ServeOptions, processes: number, onGiveUp: (error: Error) => void): Promise<HttpServing> {
+  cluster.setupPrimary(await chooseWorkerEntry());
   const workerEnv = { [WORKER_OPTIONS_VARIABLE]: JSON.stringify(options) };
   const slots: Slot[] = [];
   let stopping = false;

@@ -1,11 +1,14 @@
 // HTTP_PROCESSES=2 as a real server on the engine under test: a cluster primary (migrations,
 // dispatcher, SMSC simulator) and two HTTP workers on one port. Concurrent sends and reads over many
 // connections, /metrics merged across the three processes, a SIGKILLed worker replaced, SIGTERM with
-// sends in flight, and a primary that gives up when no worker can start.
+// sends in flight, and a primary that gives up when no worker can start. Workers run the bundled
+// JavaScript (lib/server/bundle-http-worker.ts), not TypeScript under tsx.
+import fs from "node:fs";
 import net from "node:net";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
+import { WORKER_BUNDLE } from "@/lib/server/bundle-http-worker";
 import { callApi, seedAccount, type ApiCall, type SeededAccount } from "../helpers/api-test-server";
 import { waitFor } from "../helpers/delivery";
 import { useTestDatabase } from "../helpers/test-database";
@@ -63,6 +66,17 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** What a worker was started with: node's flags, then the script. */
+function commandLine(pid: number): string[] {
+  return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+}
+
+/** The primary's flags were `--import tsx` only: a bundled worker runs with none, on the bundle. */
+function expectBundledWorker(pid: number): void {
+  const [, ...argv] = commandLine(pid);
+  expect(argv).toEqual([WORKER_BUNDLE, "--api-only"]);
+}
+
 /** A single send to a fresh Econet number (never one of the simulator's failure numbers, 0001-0008). */
 function sendOne(): Promise<ApiCall> {
   const to = `+26377${3_001_000 + recipientSeed++}`;
@@ -107,6 +121,12 @@ describe("HTTP_PROCESSES=2", () => {
     expect(logLines().find((line) => line.msg === "tumira listening")).toMatchObject({ processes: 2 });
   });
 
+  it("runs the workers as bundled JavaScript without tsx, the primary still under tsx", () => {
+    expect(commandLine(server.child.pid!).slice(1, 3)).toEqual(["--import", "tsx"]);
+    expect(logLines().find((line) => line.msg === "http worker bundled")).toMatchObject({ file: WORKER_BUNDLE });
+    for (const worker of listeningWorkers()) expectBundledWorker(worker.pid);
+  });
+
   it(`accepts ${CONCURRENT} concurrent sends over as many connections: every 202 committed and held, balance = ledger`, async () => {
     const calls = await Promise.all(Array.from({ length: CONCURRENT }, sendOne));
     expect(calls.map((call) => call.status)).toEqual(Array(CONCURRENT).fill(202));
@@ -144,6 +164,7 @@ describe("HTTP_PROCESSES=2", () => {
     expect(logLines().find((line) => line.msg === "http worker died; replacing it")).toMatchObject({ worker: victim.worker, pid: victim.pid });
     expect(isAlive(victim.pid)).toBe(false);
     expect(isAlive(survivor.pid) && isAlive(replacement.pid)).toBe(true);
+    expectBundledWorker(replacement.pid);
 
     const health = await Promise.all(Array.from({ length: 40 }, () => callApi(server.url, "GET", "/api/health")));
     expect(health.map((call) => call.status)).toEqual(Array(40).fill(200));

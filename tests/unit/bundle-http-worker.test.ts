@@ -1,0 +1,43 @@
+// The HTTP workers' entry: the bundled JavaScript without tsx's flags, or the TypeScript source under
+// tsx when bundling fails. The cluster test (tests/integration/http-cluster.test.ts) runs the bundle.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { bundleHttpWorker, chooseWorkerEntry, WORKER_BUNDLE, withoutTsx } from "@/lib/server/bundle-http-worker";
+
+describe("withoutTsx", () => {
+  it("drops tsx's loader flags in every spelling and keeps every other flag", () => {
+    const loader = "file:///app/node_modules/tsx/dist/loader.mjs";
+    expect(withoutTsx(["--import", "tsx", "--cpu-prof", "--cpu-prof-dir=/tmp/profiles"])).toEqual(["--cpu-prof", "--cpu-prof-dir=/tmp/profiles"]);
+    expect(withoutTsx(["--require", "/app/node_modules/tsx/dist/preflight.cjs", "--import", loader])).toEqual([]);
+    expect(withoutTsx(["--import=tsx/esm", "-r", "tsx/cjs", "--max-old-space-size=256", "--loader", "tsx"])).toEqual(["--max-old-space-size=256"]);
+    expect(withoutTsx(["--import", "./instrument.mjs", "--require=dotenv/config", "--enable-source-maps"])).toEqual([
+      "--import", "./instrument.mjs", "--require=dotenv/config", "--enable-source-maps",
+    ]);
+  });
+});
+
+describe("chooseWorkerEntry", () => {
+  it("runs the bundle without tsx's flags", async () => {
+    const entry = await chooseWorkerEntry(async () => "/bundle.mjs");
+    expect(entry).toEqual({ exec: "/bundle.mjs", execArgv: withoutTsx(process.execArgv) });
+  });
+
+  it("falls back to the TypeScript source with the primary's own flags when bundling fails", async () => {
+    const entry = await chooseWorkerEntry(() => Promise.reject(new Error("no esbuild")));
+    expect(entry).toEqual({ exec: path.resolve("lib/server/http-worker.ts"), execArgv: process.execArgv });
+  });
+});
+
+describe("bundleHttpWorker", () => {
+  it("writes one ESM file under the project that imports the generated Prisma clients from where they are", async () => {
+    expect(await bundleHttpWorker()).toBe(WORKER_BUNDLE);
+    expect(WORKER_BUNDLE.startsWith(path.resolve("node_modules") + path.sep)).toBe(true);
+    const code = fs.readFileSync(WORKER_BUNDLE, "utf8");
+    for (const engine of ["sqlite", "postgres"]) expect(code).toContain(`from "${path.resolve("lib/db/generated", engine, "index.js")}"`);
+    // Nothing of the generated clients inside, and no TypeScript left for tsx.
+    expect(code).not.toContain("getPrismaClient");
+    expect(code).not.toMatch(/from "[^"]*\.ts"/);
+    expect(code).toContain('await import("next")');
+  });
+});
