@@ -144,8 +144,8 @@ function writeSends(sends: PreparedSend[], pricing: Map<string, Pricing>, lockAc
     const accounts = await readAccounts(tx, [...pricing.keys()], lockAccounts);
     const now = new Date();
     // The API may have taken a send's key from its cache: a key revoked or expired since then sends
-    // nothing. Read in this transaction, so a revoke committed before it is always seen.
-    const unusableKeys = await findUnusableApiKeys(tx, [...new Set(sends.flatMap((send) => send.apiKeyId ?? []))], now);
+    // nothing. Read in this transaction, and held to its commit, so no send commits after a revoke.
+    const unusableKeys = await findUnusableApiKeys(tx, [...new Set(sends.flatMap((send) => send.apiKeyId ?? []))], now, { holdUntilCommit: true });
     const results = sends.map((send) =>
       send.apiKeyId && unusableKeys.has(send.apiKeyId)
         ? unknownApiKeyError()

@@ -8,7 +8,7 @@ import { db, sql } from "@/lib/db/client";
 import { toDbTime } from "@/lib/db/sql";
 import { insertRows } from "@/lib/db/insert-rows";
 import { AppError } from "@/lib/errors";
-import { authenticateApiKey, confirmApiKey, KEY_CACHE_TTL_MS } from "@/lib/api/auth/authenticate-api-key";
+import { authenticateApiKey, confirmApiKey, findUnusableApiKeys, KEY_CACHE_TTL_MS } from "@/lib/api/auth/authenticate-api-key";
 import { createApiKey } from "@/lib/api/keys/create-api-key";
 import { revokeApiKey } from "@/lib/api/keys/revoke-api-key";
 import { rollApiKey } from "@/lib/api/keys/roll-api-key";
@@ -116,5 +116,21 @@ describe("the key cache", () => {
     expect((await cached(tokens[0])).fromCache).toBe(false); // dropped when the 10,001st came in; read again, it drops tokens[1]
     expect((await cached(tokens[2])).fromCache).toBe(true);
     expect((await cached(tokens[10_000])).fromCache).toBe(true);
+  });
+
+  it("a revoke waits for a send transaction that has read the key as usable, so no send commits after it", async () => {
+    const key = await createApiKey({ accountId: account.accountId, name: "racing", actor: "test" });
+    let revoked: Promise<boolean> | undefined;
+    let revokeDone = false;
+    await sql().transaction(async (tx) => {
+      expect(await findUnusableApiKeys(tx, [key.id], new Date(), { holdUntilCommit: true })).toEqual(new Set());
+      revoked = revokeApiKey({ accountId: account.accountId, keyId: key.id, actor: "test" });
+      void revoked.then(() => (revokeDone = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Without the hold the revoke would have committed by now, under the send's feet.
+      expect(revokeDone).toBe(false);
+    });
+    expect(await revoked).toBe(true);
+    expect(await findUnusableApiKeys(sql(), [key.id], new Date())).toEqual(new Set([key.id]));
   });
 });

@@ -96,11 +96,17 @@ export function isApiKeyUsable(state: { active: unknown; expiresAt: unknown }, n
   return Boolean(state.active) && !isExpired(fromDbTimeOrNull(state.expiresAt)?.getTime() ?? null, now);
 }
 
-/** The ids among keyIds whose keys no longer authenticate (revoked, expired or gone), read through executor. */
-export async function findUnusableApiKeys(executor: SqlExecutor, keyIds: readonly string[], now: Date): Promise<Set<string>> {
+/**
+ * The ids among keyIds whose keys no longer authenticate (revoked, expired or gone), read through
+ * executor. `holdUntilCommit` (in a transaction that uses the keys): on PostgreSQL the rows are read
+ * FOR SHARE, so a revoke that commits while the transaction runs waits for it, and the transaction
+ * cannot commit after a revoke it did not see. SQLite's single writer already orders the two.
+ */
+export async function findUnusableApiKeys(executor: SqlExecutor, keyIds: readonly string[], now: Date, options: { holdUntilCommit?: boolean } = {}): Promise<Set<string>> {
   if (keyIds.length === 0) return new Set();
+  const lock = options.holdUntilCommit && executor.dialect === "postgres" ? ` ORDER BY "id" FOR SHARE` : "";
   const rows = await executor.all<{ id: string; active: unknown; expiresAt: unknown }>(
-    `SELECT "id", "active", "expiresAt" FROM "ApiKey" WHERE "id" IN (${keyIds.map(() => "?").join(", ")})`,
+    `SELECT "id", "active", "expiresAt" FROM "ApiKey" WHERE "id" IN (${keyIds.map(() => "?").join(", ")})${lock}`,
     keyIds,
   );
   const usable = new Set(rows.filter((row) => isApiKeyUsable(row, now.getTime())).map((row) => row.id));
