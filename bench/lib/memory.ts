@@ -11,6 +11,34 @@ export function peakRssMb(pid: number): number | null {
   return childPids(pid).reduce((sum, child) => sum + (peakRssMb(child) ?? 0), own);
 }
 
+/**
+ * Samples a live process tree's resident set, summed, every intervalMs until stopped; peakMb() is the
+ * largest sum seen, the tree's peak at one moment (what the tree held, give or take a sample), where
+ * peakRssMb adds each process's own peak, from whatever moment (a cluster primary's start-up, say).
+ */
+export function sampleTreeRss(pid: number, intervalMs = 100): { peakMb: () => number | null; stop: () => void } {
+  let peak: number | null = null;
+  const sample = () => {
+    const mb = treeRssMb(pid);
+    if (mb !== null) peak = Math.max(peak ?? 0, mb);
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs).unref();
+  return {
+    peakMb: () => {
+      sample();
+      return peak;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+function treeRssMb(pid: number): number | null {
+  const own = processStatusMb(pid, "VmRSS");
+  if (own === null) return null;
+  return childPids(pid).reduce((sum, child) => sum + (treeRssMb(child) ?? 0), own);
+}
+
 /** CPU time (user + system) used so far by a live process and all its descendants, in seconds. */
 export function cpuSeconds(pid: number): number {
   return processCpuSeconds(pid) + childPids(pid).reduce((sum, child) => sum + cpuSeconds(child), 0);
@@ -28,9 +56,14 @@ function processCpuSeconds(pid: number): number {
 }
 
 function processPeakRssMb(pid: number): number | null {
+  return processStatusMb(pid, "VmHWM");
+}
+
+/** A size field of /proc/<pid>/status (VmRSS, VmHWM) in MB; null once the process has exited. */
+function processStatusMb(pid: number, field: "VmRSS" | "VmHWM"): number | null {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m").exec(status);
     return match ? Number(match[1]) / 1024 : null;
   } catch {
     return null;

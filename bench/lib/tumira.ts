@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
 import { openSql, type Sql } from "@/lib/db/sql";
 import { createBenchDatabase, type BenchDatabase, type Engine } from "./database";
-import { cpuSeconds, peakRssMb } from "./memory";
+import { cpuSeconds, peakRssMb, sampleTreeRss } from "./memory";
 import { whileRunning } from "./cleanup";
 import { logProfile, profileDirectory } from "./profile";
 import type { BenchSettings } from "./settings";
@@ -39,7 +39,13 @@ export async function createBenchAccount(database: BenchDatabase): Promise<Bench
   return { accountId, token };
 }
 
-export type TumiraServer = ServerProcess & { peakRssMb: () => number | null; cpuSeconds: () => number };
+export type TumiraServer = ServerProcess & {
+  /** The process tree's peak RSS (sampled sum), since the server started. */
+  peakRssMb: () => number | null;
+  /** The sum of each process's own peak RSS: an upper bound of the tree's, counting start-up peaks too. */
+  peakRssUpperBoundMb: () => number | null;
+  cpuSeconds: () => number;
+};
 
 export type TumiraOptions = {
   /** HTTP_PROCESSES: 1, or a cluster of a primary and this many HTTP workers. */
@@ -60,14 +66,17 @@ export async function startTumira(database: BenchDatabase, { processes, env = {}
     ...entry,
     env: { RUN_DISPATCHER: "false", SMSC_SIMULATOR: "off", HTTP_PROCESSES: String(processes), ...processEnv(database), ...env },
   });
+  // The whole process tree: a cluster's primary and workers.
+  const rss = sampleTreeRss(server.child.pid!);
   const stop = whileRunning(async () => {
+    rss.stop();
     await server.stop();
     if (profileDir) logProfile(profileDir);
   });
   return {
     ...server,
-    // The whole process tree: a cluster's primary and workers.
-    peakRssMb: () => peakRssMb(server.child.pid!),
+    peakRssMb: rss.peakMb,
+    peakRssUpperBoundMb: () => peakRssMb(server.child.pid!),
     cpuSeconds: () => cpuSeconds(server.child.pid!),
     stop: async () => {
       await stop();

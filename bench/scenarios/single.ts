@@ -44,7 +44,8 @@ async function measureTumira(settings: BenchSettings, engine: BenchSettings["eng
     const result = await measure(settings, send);
     const committed = (await countMessages(database)) - before;
     const accepted = result.requests - result.errorResponses;
-    const check = `${accepted} answered 202, ${committed} messages committed${committed < accepted ? " (LOST MESSAGES)" : ""}`;
+    const upperBound = server.peakRssUpperBoundMb();
+    const check = `${accepted} answered 202, ${committed} messages committed${committed < accepted ? " (LOST MESSAGES)" : ""}; sum of each server process's own peak RSS ${upperBound === null ? "n/a" : `${round(upperBound)} MB`}`;
     rows.push({ ...result, competitor: "Tumira POST /api/v1/sms", engine, peakRssMb: server.peakRssMb(), check });
     return rows;
   });

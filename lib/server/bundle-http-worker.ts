@@ -27,10 +27,10 @@ export async function chooseWorkerEntry(bundle: () => Promise<string> = bundleHt
   try {
     const exec = await bundle();
     logger.info({ file: exec, ms: Math.round(performance.now() - started) }, "http worker bundled");
-    return { exec, execArgv: withoutTsx(process.execArgv) };
+    return { exec, execArgv: withSmallYoungGeneration(withoutTsx(process.execArgv)) };
   } catch (error) {
     logger.warn({ err: error }, "could not bundle the http worker; its processes run it under tsx");
-    return { exec: WORKER_SOURCE, execArgv: process.execArgv };
+    return { exec: WORKER_SOURCE, execArgv: withSmallYoungGeneration(process.execArgv) };
   }
 }
 
@@ -76,6 +76,16 @@ function keepUnbundled(dirs: string[]): Plugin {
       });
     },
   };
+}
+
+/**
+ * V8's young generation grows to about 3 × 16 MB in a busy worker, 60 MB of RSS per worker under load
+ * that a request's short-lived garbage does not need. 8 MB semi-spaces kept a two-worker tree about
+ * 40 MB lower in single-send load at the same rate (within the noise). A flag given explicitly wins.
+ */
+export function withSmallYoungGeneration(execArgv: string[]): string[] {
+  if (execArgv.some((arg) => arg.startsWith("--max-semi-space-size"))) return execArgv;
+  return [...execArgv, "--max-semi-space-size=8"];
 }
 
 /** execArgv without tsx's loader flags (`--import tsx` from npm scripts, the tsx CLI's --require and --import). */

@@ -71,10 +71,10 @@ function commandLine(pid: number): string[] {
   return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
 }
 
-/** The primary's flags were `--import tsx` only: a bundled worker runs with none, on the bundle. */
+/** The primary's flags were `--import tsx` only: a bundled worker runs without it, on the bundle. */
 function expectBundledWorker(pid: number): void {
   const [, ...argv] = commandLine(pid);
-  expect(argv).toEqual([WORKER_BUNDLE, "--api-only"]);
+  expect(argv).toEqual(["--max-semi-space-size=8", WORKER_BUNDLE, "--api-only"]);
 }
 
 /** A single send to a fresh Econet number (never one of the simulator's failure numbers, 0001-0008). */

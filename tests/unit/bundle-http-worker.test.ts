@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bundleHttpWorker, chooseWorkerEntry, WORKER_BUNDLE, withoutTsx } from "@/lib/server/bundle-http-worker";
+import { bundleHttpWorker, chooseWorkerEntry, WORKER_BUNDLE, withoutTsx, withSmallYoungGeneration } from "@/lib/server/bundle-http-worker";
 
 describe("withoutTsx", () => {
   it("drops tsx's loader flags in every spelling and keeps every other flag", () => {
@@ -18,14 +18,21 @@ describe("withoutTsx", () => {
 });
 
 describe("chooseWorkerEntry", () => {
-  it("runs the bundle without tsx's flags", async () => {
+  it("runs the bundle without tsx's flags, with a small young generation", async () => {
     const entry = await chooseWorkerEntry(async () => "/bundle.mjs");
-    expect(entry).toEqual({ exec: "/bundle.mjs", execArgv: withoutTsx(process.execArgv) });
+    expect(entry).toEqual({ exec: "/bundle.mjs", execArgv: [...withoutTsx(process.execArgv), "--max-semi-space-size=8"] });
   });
 
   it("falls back to the TypeScript source with the primary's own flags when bundling fails", async () => {
     const entry = await chooseWorkerEntry(() => Promise.reject(new Error("no esbuild")));
-    expect(entry).toEqual({ exec: path.resolve("lib/server/http-worker.ts"), execArgv: process.execArgv });
+    expect(entry).toEqual({ exec: path.resolve("lib/server/http-worker.ts"), execArgv: [...process.execArgv, "--max-semi-space-size=8"] });
+  });
+});
+
+describe("withSmallYoungGeneration", () => {
+  it("caps the semi-space unless a size is already given", () => {
+    expect(withSmallYoungGeneration(["--cpu-prof"])).toEqual(["--cpu-prof", "--max-semi-space-size=8"]);
+    expect(withSmallYoungGeneration(["--max-semi-space-size=32"])).toEqual(["--max-semi-space-size=32"]);
   });
 });
 
