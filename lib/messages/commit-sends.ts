@@ -18,6 +18,7 @@ import { operators, type Operator } from "@/lib/carriers/operators";
 import type { Encoding } from "./segments";
 import type { Recipient } from "./msisdn";
 import { insertRows } from "@/lib/db/insert-rows";
+import { inList } from "@/lib/db/batch-lists";
 import { timeOrderedUuid } from "./time-ordered-uuid";
 
 export type PreparedSend = {
@@ -178,11 +179,12 @@ async function loadPricing(sends: PreparedSend[]): Promise<Map<string, Pricing>>
 }
 
 async function readAccounts(tx: SqlExecutor, accountIds: string[], lock: boolean): Promise<Map<string, AccountState>> {
-  const ordered = [...accountIds].sort(); // one lock order for every transaction: no deadlocks
+  const ids = inList(accountIds);
   const forUpdate = lock && tx.dialect === "postgres" ? " FOR UPDATE" : "";
+  // ORDER BY: one lock order for every transaction, no deadlocks.
   const rows = await tx.all<{ id: string; balance: number | string; currency: string }>(
-    `SELECT "id", "balance", "currency" FROM "Account" WHERE "id" IN (${ordered.map(() => "?").join(", ")}) ORDER BY "id"${forUpdate}`,
-    ordered,
+    `SELECT "id", "balance", "currency" FROM "Account" WHERE "id" IN ${ids.text} ORDER BY "id"${forUpdate}`,
+    ids.params,
   );
   return new Map(rows.map((row) => [row.id, { balance: BigInt(row.balance), currency: row.currency }]));
 }

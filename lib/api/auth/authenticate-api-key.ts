@@ -10,6 +10,7 @@
 // checked on every request.
 import { sql } from "@/lib/db/client";
 import { fromDbTimeOrNull, toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { inList } from "@/lib/db/batch-lists";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { hashesEqual, hashToken, parseToken, type KeyMode } from "@/lib/api/keys/token";
@@ -105,10 +106,8 @@ export function isApiKeyUsable(state: { active: unknown; expiresAt: unknown }, n
 export async function findUnusableApiKeys(executor: SqlExecutor, keyIds: readonly string[], now: Date, options: { holdUntilCommit?: boolean } = {}): Promise<Set<string>> {
   if (keyIds.length === 0) return new Set();
   const lock = options.holdUntilCommit && executor.dialect === "postgres" ? ` ORDER BY "id" FOR SHARE` : "";
-  const rows = await executor.all<{ id: string; active: unknown; expiresAt: unknown }>(
-    `SELECT "id", "active", "expiresAt" FROM "ApiKey" WHERE "id" IN (${keyIds.map(() => "?").join(", ")})${lock}`,
-    keyIds,
-  );
+  const ids = inList(keyIds);
+  const rows = await executor.all<{ id: string; active: unknown; expiresAt: unknown }>(`SELECT "id", "active", "expiresAt" FROM "ApiKey" WHERE "id" IN ${ids.text}${lock}`, ids.params);
   const usable = new Set(rows.filter((row) => isApiKeyUsable(row, now.getTime())).map((row) => row.id));
   return new Set(keyIds.filter((id) => !usable.has(id)));
 }
