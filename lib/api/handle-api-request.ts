@@ -7,8 +7,8 @@ import crypto from "node:crypto";
 import { logger, type Logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
 import { AppError } from "@/lib/errors";
-import { compileRoutes, matchRoute, SMALL_BODY_LIMIT } from "./route";
-import { type ApiResponse, errorResponse, toAppError, toWebResponse } from "./respond";
+import { compileRoutes, matchRoute, SMALL_BODY_LIMIT, type RequestHeaders } from "./route";
+import { type ApiResponse, errorResponse, type HeaderMap, toAppError, toWebResponse } from "./respond";
 import { apiRoutes } from "./routes";
 
 const compiled = compileRoutes(apiRoutes);
@@ -17,8 +17,8 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
 export type ApiRequestInput = {
   method: string;
   pathname: string;
-  headers: Headers;
-  /** Handed to handlers; the lean path's builds the real Request only if a handler needs more than method, url and headers. */
+  headers: RequestHeaders;
+  /** Handed to handlers; the lean path's builds the real Request only if a handler needs more than method and url. */
   request: Request;
   /** Reads the whole body, throwing payloadTooLarge(limit) past the limit. */
   readBody: (limit: number) => Promise<Buffer>;
@@ -44,7 +44,7 @@ export async function runApiRequest(input: ApiRequestInput): Promise<ApiResponse
   const match = matchRoute(compiled, method, pathname);
   const routeName = match.kind === "not-found" ? "unmatched" : match.route.path;
 
-  const responseHeaders = new Headers();
+  const responseHeaders: HeaderMap = {};
   let response: ApiResponse;
   if (match.kind === "not-found") {
     response = errorResponse(new AppError("NOT_FOUND", "Not found", { description: `No endpoint at ${pathname}` }), "kit");
@@ -58,7 +58,7 @@ export async function runApiRequest(input: ApiRequestInput): Promise<ApiResponse
     const { route, params } = match;
     try {
       const body = await input.readBody(route.bodyLimit ?? SMALL_BODY_LIMIT);
-      response = await route.handler({ request: input.request, params, requestId, log, body, responseHeaders });
+      response = await route.handler({ request: input.request, headers: input.headers, params, requestId, log, body, responseHeaders });
     } catch (error) {
       const appError = toAppError(error);
       if (appError.code === "INTERNAL") log.error({ err: error, route: route.path }, "request failed");
@@ -66,8 +66,8 @@ export async function runApiRequest(input: ApiRequestInput): Promise<ApiResponse
     }
   }
 
-  responseHeaders.forEach((value, name) => response.headers.set(name, value));
-  response.headers.set("x-request-id", requestId);
+  Object.assign(response.headers, responseHeaders);
+  response.headers["x-request-id"] = requestId;
   const seconds = (performance.now() - started) / 1000;
   const labels = { route: routeName, method, status: String(response.status) };
   metrics().httpRequests.inc(labels);

@@ -2,6 +2,7 @@
 // fails becomes an AppError that names the field; the route's error shape decides the body.
 import { z } from "zod";
 import { AppError, type FieldError } from "@/lib/errors";
+import type { ApiContext } from "./route";
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -60,8 +61,8 @@ export function parseJsonBody<S extends z.ZodType>(body: Buffer, schema: S): z.o
  * A request's JSON body: declared JSON by its Content-Type (anything else is a clear 400), then
  * parsed with the schema. A bodiless request needs no Content-Type; it reads as {}.
  */
-export function parseJsonRequest<S extends z.ZodType>(context: { request: Request; body: Buffer }, schema: S): z.output<S> {
-  const mediaType = (context.request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+export function parseJsonRequest<S extends z.ZodType>(context: Pick<ApiContext, "headers" | "body">, schema: S): z.output<S> {
+  const mediaType = (context.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (context.body.length > 0 && mediaType !== "application/json") {
     throw new AppError("BAD_REQUEST", "Unsupported Content-Type", {
       description: "Send the body as JSON with the header Content-Type: application/json",

@@ -9,6 +9,12 @@ export type ErrorShape = "legacy" | "kit";
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 
 /**
+ * Response headers by lower-case name. A plain object, not a Web Headers: undici's Headers validates
+ * and normalises every name and value (a few µs a request), and node:http takes an object as it is.
+ */
+export type HeaderMap = Record<string, string>;
+
+/**
  * What API handlers answer: status, headers and the finished body. A Web Response costs about 18 µs
  * more per request here (it wraps the body in a stream that must be read back); the lean path writes
  * this as it is, and Next's route handler converts it with toWebResponse. A body of chunks (a bulk
@@ -16,14 +22,14 @@ const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
  * be read once.
  */
 export class ApiResponse {
-  readonly headers: Headers;
+  readonly headers: HeaderMap;
 
   constructor(
     readonly status: number,
     readonly body: string | Iterable<string>,
-    headers?: HeadersInit,
+    headers: HeaderMap = {},
   ) {
-    this.headers = new Headers(headers);
+    this.headers = { ...headers };
   }
 
   get ok(): boolean {

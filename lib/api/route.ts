@@ -1,16 +1,21 @@
 // What an API route is. The table of routes is lib/api/routes.ts; lib/api/handle-api-request.ts runs them.
 import type { Logger } from "@/lib/log";
-import type { ApiResponse, ErrorShape } from "./respond";
+import type { ApiResponse, ErrorShape, HeaderMap } from "./respond";
+
+/** What handlers read of the request headers: Web Headers' get (case-insensitive, duplicates joined). */
+export type RequestHeaders = Pick<Headers, "get">;
 
 export type ApiContext = {
+  /** Method and url are cheap; anything else builds the whole Web Request (lean path). */
   request: Request;
+  headers: RequestHeaders;
   params: Record<string, string>;
   requestId: string;
   log: Logger;
   /** The body as read under the route's size limit (empty for bodiless requests). */
   body: Buffer;
   /** Headers for whatever this request answers, error responses included (e.g. RateLimit-*). */
-  responseHeaders: Headers;
+  responseHeaders: HeaderMap;
 };
 
 export type ApiHandler = (context: ApiContext) => Promise<ApiResponse>;

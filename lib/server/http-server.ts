@@ -1,12 +1,13 @@
 // The production HTTP server: /api/v1/*, /api/health and /metrics go straight to the API (the lean
 // path: no Next pipeline, see README "Architecture"); everything else goes to Next.
 // The lean path skips what costs most per request in Node's Web API objects: it reads the body from
-// node:http itself and builds a Web Request only if a handler reaches past method, url and headers
-// (a POST Request costs about 30 µs, a third of a whole small request).
+// node:http's events, hands handlers node's own parsed headers, and builds a Web Request only if a
+// handler reaches past method and url (a POST Request costs about 30 µs, a third of a small request).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { payloadTooLarge, runApiRequest } from "@/lib/api/handle-api-request";
 import { isApiPath } from "@/lib/api/routes";
+import type { RequestHeaders } from "@/lib/api/route";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 
@@ -91,28 +92,23 @@ async function serveApi(req: http.IncomingMessage, res: http.ServerResponse): Pr
   try {
     const method = req.method ?? "GET";
     const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
-    const headers = new Headers();
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
     const body = method === "GET" || method === "HEAD" ? null : await readBody(req);
     const response = await runApiRequest({
       method,
       pathname: new URL(url).pathname,
-      headers,
-      request: lazyWebRequest(url, method, headers, body),
+      headers: nodeRequestHeaders(req),
+      request: lazyWebRequest(req, url, body),
       readBody: async (limit) => {
         if (body && body.length > limit) throw payloadTooLarge(limit);
         return body ?? NO_BODY;
       },
     });
-    const responseHeaders: Record<string, string> = {};
-    response.headers.forEach((value, key) => (responseHeaders[key] = value));
     if (typeof response.body !== "string") {
-      res.writeHead(response.status, responseHeaders);
+      res.writeHead(response.status, response.headers);
       await writeChunks(res, response.body);
       return;
     }
-    responseHeaders["content-length"] = String(Buffer.byteLength(response.body));
-    res.writeHead(response.status, responseHeaders);
+    res.writeHead(response.status, { ...response.headers, "content-length": String(Buffer.byteLength(response.body)) });
     res.end(response.body);
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
@@ -139,25 +135,50 @@ async function writeChunks(res: http.ServerResponse, chunks: Iterable<string>): 
 
 class BodyTooLargeError extends Error {}
 
-async function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > LEAN_PATH_BODY_CAP) throw new BodyTooLargeError();
-    chunks.push(chunk as Buffer);
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+/** Read with data/end events: an async iterator over the request costs about 10 µs more per request. */
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      chunks.push(chunk);
+      if (size <= LEAN_PATH_BODY_CAP) return;
+      // Stop reading: the 413 closes the connection, the rest of the upload is never taken.
+      req.off("data", onData);
+      req.pause();
+      reject(new BodyTooLargeError());
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.once("error", reject);
+    // A client gone before the end of its body: nothing to answer.
+    req.once("close", () => {
+      if (!req.complete) reject(new Error("request aborted before the end of its body"));
+    });
+  });
 }
 
-/** Stands in for a Web Request: method, url and headers as read; anything else builds the real one. */
-function lazyWebRequest(url: string, method: string, headers: Headers, body: Buffer | null): Request {
+/** Web Headers' get over node's parsed headers: case-insensitive, a repeated header's values joined. */
+function nodeRequestHeaders(req: http.IncomingMessage): RequestHeaders {
+  return { get: (name) => req.headersDistinct[name.toLowerCase()]?.join(", ") ?? null };
+}
+
+function webHeaders(req: http.IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  return headers;
+}
+
+/** Stands in for a Web Request: method and url as read; anything else builds the real one. */
+function lazyWebRequest(req: http.IncomingMessage, url: string, body: Buffer | null): Request {
   let request: Request | undefined;
-  const known: Record<string, unknown> = { url, method, headers };
+  const method = req.method ?? "GET";
+  const known: Record<string, unknown> = { url, method };
   return new Proxy(known, {
     get(target, property) {
       if (typeof property === "string" && Object.hasOwn(target, property)) return target[property];
-      request ??= new Request(url, { method, headers, body: body ? new Uint8Array(body) : null });
+      request ??= new Request(url, { method, headers: webHeaders(req), body: body ? new Uint8Array(body) : null });
       const value = Reflect.get(request, property, request);
       return typeof value === "function" ? value.bind(request) : value;
     },

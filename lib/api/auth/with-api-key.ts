@@ -30,7 +30,7 @@ export function keyActor(auth: ApiKeyAuth): string {
 
 export function withApiKey(handler: (context: AuthedContext) => Promise<ApiResponse>, options: ApiKeyOptions = {}): ApiHandler {
   return async (context) => {
-    const auth = await authenticateApiKey(context.request.headers.get("authorization"), { cached: options.keyRecheckedByHandler });
+    const auth = await authenticateApiKey(context.headers.get("authorization"), { cached: options.keyRecheckedByHandler });
     const limit = auth.rateLimitPerSecond ?? getEnv().RATE_LIMIT_PER_SECOND;
     const decision = consumeRateLimit(auth.keyId, limit);
     try {
@@ -60,5 +60,5 @@ function isUnauthorized(error: unknown): boolean {
 }
 
 function setRateLimitHeaders(context: ApiContext, decision: RateLimitDecision): void {
-  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) context.responseHeaders.set(name, value);
+  Object.assign(context.responseHeaders, rateLimitHeaders(decision));
 }

@@ -29,7 +29,7 @@ let lastPurge = 0;
 
 export function withIdempotency(handler: AuthedHandler): AuthedHandler {
   return async (context) => {
-    const key = context.request.headers.get("idempotency-key");
+    const key = context.headers.get("idempotency-key");
     if (key === null) return handler(context);
     if (!KEY_PATTERN.test(key)) {
       throw new AppError("BAD_REQUEST", "Invalid Idempotency-Key", {
