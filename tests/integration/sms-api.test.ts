@@ -11,6 +11,9 @@ import { MISSING_AUTHENTICATION } from "@/lib/api/auth/authenticate-api-key";
 import { envelopeSchema } from "@/lib/api/response-schemas";
 import { bulkSmsResultSchema, smsSchema } from "@/lib/api/sms/sms-schemas";
 import { SMS_RETRIEVED } from "@/lib/api/sms/sms-routes";
+import { getMessageForApiKey } from "@/lib/messages/get-message";
+import type { Message } from "@/lib/messages/message-row";
+import type { AppError } from "@/lib/errors";
 import { expectKitError, expectLegacyError, seedAccount, useApiServer, type SeededAccount } from "../helpers/api-test-server";
 
 const { api } = useApiServer({ WEBHOOK_ALLOW_PRIVATE: "false" });
@@ -206,6 +209,38 @@ describe("GET /api/v1/sms/{id}", () => {
 
   it("401 kit without a key", async () => {
     expectKitError(await api("GET", "/api/v1/sms/7d444840-9dc0-11d1-b245-5ffdce74fad2"), 401, "UNAUTHORIZED");
+  });
+
+  it("reads made together share one statement and each gets its own answer", async () => {
+    const mine = await send(acme.token, { to: "+263771234567", message: "Mine", from: "ACME" });
+    const theirs = await send(other.token, { to: "+263771234567", message: "Theirs", from: "OTHER" });
+    const revoked = await createApiKey({ accountId: acme.accountId, name: "revoked reader", actor: "test" });
+    await revokeApiKey({ accountId: acme.accountId, keyId: revoked.id, actor: "test" });
+    const unknownId = "7d444840-9dc0-11d1-b245-5ffdce74fad2";
+    const outcome = (read: Promise<Message>) =>
+      read.then(
+        (message) => ({ id: message.id, body: message.body }),
+        (error: AppError) => error.code,
+      );
+    // Called in one turn of the event loop, these are answered by one statement.
+    const outcomes = await Promise.all([
+      outcome(getMessageForApiKey(acme.keyId, mine.body.id)),
+      outcome(getMessageForApiKey(acme.keyId, theirs.body.id)),
+      outcome(getMessageForApiKey(other.keyId, theirs.body.id)),
+      outcome(getMessageForApiKey(acme.keyId, unknownId)),
+      outcome(getMessageForApiKey(revoked.id, mine.body.id)),
+      outcome(getMessageForApiKey("no-such-key", mine.body.id)),
+      outcome(getMessageForApiKey(acme.keyId, mine.body.id)),
+    ]);
+    expect(outcomes).toEqual([
+      { id: mine.body.id, body: "Mine" },
+      "NOT_FOUND",
+      { id: theirs.body.id, body: "Theirs" },
+      "NOT_FOUND",
+      "UNAUTHORIZED",
+      "UNAUTHORIZED",
+      { id: mine.body.id, body: "Mine" },
+    ]);
   });
 });
 
