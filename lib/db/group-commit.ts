@@ -7,38 +7,52 @@ type Pending<Input, Output> = { input: Input; resolve: (output: Output) => void;
 /**
  * `commitBatch` receives the inputs of one batch and returns, per input in the same order, its
  * output or the Error refusing it alone; if it throws, every caller of the batch gets that error.
+ * `concurrentBatches` (read at each start) is how many batches may be in flight at once: 1 gathers
+ * everything behind the one in flight; more let a batch's round trips overlap another's.
  */
 export function createGroupCommit<Input, Output>(
   commitBatch: (inputs: Input[]) => Promise<Array<Output | Error>>,
   maxBatchSize: number,
+  concurrentBatches: () => number = () => 1,
 ): (input: Input) => Promise<Output> {
-  let queue: Pending<Input, Output>[] = [];
-  let draining = false;
+  const queue: Pending<Input, Output>[] = [];
+  let inFlight = 0;
+  let startScheduled = false;
 
-  async function drain(): Promise<void> {
-    while (queue.length > 0) {
-      const batch = queue.slice(0, maxBatchSize);
-      queue = queue.slice(maxBatchSize);
-      try {
-        const results = await commitBatch(batch.map((pending) => pending.input));
-        batch.forEach((pending, index) => {
-          const result = results[index];
-          if (result instanceof Error) pending.reject(result);
-          else pending.resolve(result);
-        });
-      } catch (error) {
-        for (const pending of batch) pending.reject(error);
-      }
+  function scheduleStart(): void {
+    if (startScheduled || queue.length === 0 || inFlight >= concurrentBatches()) return;
+    startScheduled = true;
+    // One turn of the event loop lets the other requests already read off the sockets join.
+    setImmediate(startBatch);
+  }
+
+  function startBatch(): void {
+    startScheduled = false;
+    const batch = queue.splice(0, maxBatchSize);
+    inFlight++;
+    void commit(batch).finally(() => {
+      inFlight--;
+      scheduleStart();
+    });
+    scheduleStart();
+  }
+
+  async function commit(batch: Pending<Input, Output>[]): Promise<void> {
+    try {
+      const results = await commitBatch(batch.map((pending) => pending.input));
+      batch.forEach((pending, index) => {
+        const result = results[index];
+        if (result instanceof Error) pending.reject(result);
+        else pending.resolve(result);
+      });
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
     }
-    draining = false;
   }
 
   return (input) =>
     new Promise<Output>((resolve, reject) => {
       queue.push({ input, resolve, reject });
-      if (draining) return;
-      draining = true;
-      // One turn of the event loop lets the other requests already read off the sockets join.
-      setImmediate(() => void drain());
+      scheduleStart();
     });
 }

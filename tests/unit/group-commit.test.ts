@@ -32,6 +32,33 @@ describe("createGroupCommit", () => {
     expect(batches).toEqual([[0], [1, 2, 3], [4, 5]]);
   });
 
+  it("starts another batch while one is in flight when more may run at once, never more than that", async () => {
+    const batches: number[][] = [];
+    const releases: Array<() => void> = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const commit = createGroupCommit<number, number>(
+      async (inputs) => {
+        batches.push(inputs);
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        inFlight--;
+        return inputs;
+      },
+      2,
+      () => 2,
+    );
+    const calls = [0, 1, 2, 3, 4, 5].map((input) => commit(input));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(batches).toEqual([[0, 1], [2, 3]]);
+    releases.shift()!();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(batches).toEqual([[0, 1], [2, 3], [4, 5]]);
+    releases.splice(0).forEach((release) => release());
+    expect(await Promise.all(calls)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(mostInFlight).toBe(2);
+  });
+
   it("rejects every caller of a batch whose commit throws, and keeps serving later calls", async () => {
     let fail = true;
     const commit = createGroupCommit<number, number>(async (inputs) => {
