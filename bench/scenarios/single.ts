@@ -8,7 +8,14 @@ import { measure, warmUp, type LoadResult, type LoadTarget } from "../lib/wrk";
 
 const SINGLE_SEND_BODY = JSON.stringify({ to: "+{msisdn}", message: BENCH_TEXT, from: BENCH_SENDER });
 
-type Row = LoadResult & { competitor: string; engine: string; peakRssMb: number | null; check: string };
+type Row = LoadResult & { competitor: string; engine: string; peakRssMb: number | null; cpuMicrosPerRequest: number | null; check: string };
+
+/** The gateway's own CPU time (all its processes) per request over a measured run. */
+async function measureWithCpu(cpuSeconds: () => number, run: () => Promise<LoadResult>): Promise<LoadResult & { cpuMicrosPerRequest: number }> {
+  const before = cpuSeconds();
+  const result = await run();
+  return { ...result, cpuMicrosPerRequest: ((cpuSeconds() - before) * 1e6) / result.requests };
+}
 
 async function measureKannel(settings: BenchSettings): Promise<Row> {
   const kannel = await startKannel({ smsc: { kind: "fake" } });
@@ -17,7 +24,7 @@ async function measureKannel(settings: BenchSettings): Promise<Row> {
     await kannel.waitUntilOnline();
     const target: LoadTarget = { label: "single/kannel sendsms", baseUrl: kannel.sendsmsUrl, path: kannel.sendsmsPath };
     await warmUp(settings, target);
-    const result = await measure(settings, target);
+    const result = await measureWithCpu(kannel.cpuSeconds, () => measure(settings, target));
     // Every accepted message should reach the fake SMSC; give the queue a moment to drain.
     const deadline = Date.now() + 30_000;
     let counters = await kannel.counters();
@@ -36,12 +43,12 @@ async function measureTumira(settings: BenchSettings, engine: BenchSettings["eng
   return withFreshTumira(settings, engine, "single", async ({ database, account, server }) => {
     const pingTarget: LoadTarget = { label: `single/${engine} GET /api/ping`, baseUrl: server.url, path: "/api/ping" };
     await warmUp(settings, pingTarget);
-    const ping = await measure(settings, pingTarget);
+    const ping = await measureWithCpu(server.cpuSeconds, () => measure(settings, pingTarget));
     const rows: Row[] = [{ ...ping, competitor: "Tumira GET /api/ping (ceiling)", engine, peakRssMb: null, check: "" }];
     const send: LoadTarget = { label: `single/${engine} POST /api/v1/sms`, baseUrl: server.url, method: "POST", path: "/api/v1/sms", body: SINGLE_SEND_BODY, token: account.token };
     await warmUp(settings, send);
     const before = await countMessages(database);
-    const result = await measure(settings, send);
+    const result = await measureWithCpu(server.cpuSeconds, () => measure(settings, send));
     const committed = (await countMessages(database)) - before;
     const accepted = result.requests - result.errorResponses;
     const upperBound = server.peakRssUpperBoundMb();
@@ -57,7 +64,7 @@ export async function runSingleScenario(settings: BenchSettings): Promise<Scenar
   for (const engine of settings.engines) rows.push(...(await measureTumira(settings, engine)));
   const table: Table = {
     title: `Single send accept: ${settings.connections} connections, ${settings.durationSeconds} s each`,
-    columns: ["competitor", "engine", "requests/s", "p50 ms", "p99 ms", "errors", "× Kannel", "peak RSS MB"],
+    columns: ["competitor", "engine", "requests/s", "p50 ms", "p99 ms", "errors", "× Kannel", "CPU µs/request", "peak RSS MB"],
     rows: rows.map((row) => [
       row.competitor,
       row.engine,
@@ -66,6 +73,7 @@ export async function runSingleScenario(settings: BenchSettings): Promise<Scenar
       round(row.p99Ms),
       row.errorResponses + row.socketErrors,
       round(row.requestsPerSecond / kannel.requestsPerSecond),
+      row.cpuMicrosPerRequest === null ? "" : round(row.cpuMicrosPerRequest),
       row.peakRssMb === null ? "" : round(row.peakRssMb),
     ]),
     notes: [
