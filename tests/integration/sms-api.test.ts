@@ -12,7 +12,7 @@ import { envelopeSchema } from "@/lib/api/response-schemas";
 import { bulkSmsResultSchema, smsSchema } from "@/lib/api/sms/sms-schemas";
 import { SMS_RETRIEVED } from "@/lib/api/sms/sms-routes";
 import { getMessageForApiKey } from "@/lib/messages/get-message";
-import type { Message } from "@/lib/messages/message-row";
+import type { SmsSource } from "@/lib/api/sms/serialize-sms";
 import type { AppError } from "@/lib/errors";
 import { expectKitError, expectLegacyError, seedAccount, useApiServer, type SeededAccount } from "../helpers/api-test-server";
 
@@ -217,7 +217,7 @@ describe("GET /api/v1/sms/{id}", () => {
     const revoked = await createApiKey({ accountId: acme.accountId, name: "revoked reader", actor: "test" });
     await revokeApiKey({ accountId: acme.accountId, keyId: revoked.id, actor: "test" });
     const unknownId = "7d444840-9dc0-11d1-b245-5ffdce74fad2";
-    const outcome = (read: Promise<Message>) =>
+    const outcome = (read: Promise<SmsSource>) =>
       read.then(
         (message) => ({ id: message.id, body: message.body }),
         (error: AppError) => error.code,
