@@ -32,7 +32,8 @@ export function createGroupCommit<Input, Output>(
     inFlight++;
     void commit(batch).finally(() => {
       inFlight--;
-      scheduleStart();
+      // What queued while this batch was in flight goes next, at once.
+      if (!startScheduled && queue.length > 0 && inFlight < concurrentBatches()) startBatch();
     });
     scheduleStart();
   }
