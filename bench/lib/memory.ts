@@ -15,12 +15,17 @@ export function peakRssMb(pid: number): number | null {
  * Samples a live process tree's resident set, summed, every intervalMs until stopped; peakMb() is the
  * largest sum seen, the tree's peak at one moment (what the tree held, give or take a sample), where
  * peakRssMb adds each process's own peak, from whatever moment (a cluster primary's start-up, say).
+ * peakPssMb() is the same for the proportional set size: pages shared between the processes (the
+ * node binary, about 50 MB in each) counted once instead of once per process.
  */
-export function sampleTreeRss(pid: number, intervalMs = 100): { peakMb: () => number | null; stop: () => void } {
+export function sampleTreeRss(pid: number, intervalMs = 100): { peakMb: () => number | null; peakPssMb: () => number | null; stop: () => void } {
   let peak: number | null = null;
+  let peakPss: number | null = null;
   const sample = () => {
-    const mb = treeRssMb(pid);
+    const mb = treeSumMb(pid, (process) => processStatusMb(process, "VmRSS"));
     if (mb !== null) peak = Math.max(peak ?? 0, mb);
+    const pss = treeSumMb(pid, processPssMb);
+    if (pss !== null) peakPss = Math.max(peakPss ?? 0, pss);
   };
   sample();
   const timer = setInterval(sample, intervalMs).unref();
@@ -29,14 +34,27 @@ export function sampleTreeRss(pid: number, intervalMs = 100): { peakMb: () => nu
       sample();
       return peak;
     },
+    peakPssMb: () => {
+      sample();
+      return peakPss;
+    },
     stop: () => clearInterval(timer),
   };
 }
 
-function treeRssMb(pid: number): number | null {
-  const own = processStatusMb(pid, "VmRSS");
+function treeSumMb(pid: number, sizeMb: (pid: number) => number | null): number | null {
+  const own = sizeMb(pid);
   if (own === null) return null;
-  return childPids(pid).reduce((sum, child) => sum + (treeRssMb(child) ?? 0), own);
+  return childPids(pid).reduce((sum, child) => sum + (treeSumMb(child, sizeMb) ?? 0), own);
+}
+
+function processPssMb(pid: number): number | null {
+  try {
+    const match = /^Pss:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
 }
 
 /** CPU time (user + system) used so far by a live process and all its descendants, in seconds. */

@@ -28,6 +28,11 @@ export function formatTable(table: Table): string {
   return [`\n### ${table.title}`, line(cells[0]), rule, ...cells.slice(1).map(line), ...notes].join("\n");
 }
 
+/** A size in MB for a note, rounded; "n/a" when it could not be read. */
+export function formatMb(value: number | null): string {
+  return value === null ? "n/a" : `${round(value)} MB`;
+}
+
 /** Rounds for display: 3 significant figures below 100, integers above. */
 export function round(value: number): number {
   if (!Number.isFinite(value)) return value;

@@ -42,6 +42,8 @@ export async function createBenchAccount(database: BenchDatabase): Promise<Bench
 export type TumiraServer = ServerProcess & {
   /** The process tree's peak RSS (sampled sum), since the server started. */
   peakRssMb: () => number | null;
+  /** The process tree's peak proportional set size (shared pages counted once), sampled like peakRssMb. */
+  peakPssMb: () => number | null;
   /** The sum of each process's own peak RSS: an upper bound of the tree's, counting start-up peaks too. */
   peakRssUpperBoundMb: () => number | null;
   cpuSeconds: () => number;
@@ -76,6 +78,7 @@ export async function startTumira(database: BenchDatabase, { processes, env = {}
   return {
     ...server,
     peakRssMb: rss.peakMb,
+    peakPssMb: rss.peakPssMb,
     peakRssUpperBoundMb: () => peakRssMb(server.child.pid!),
     cpuSeconds: () => cpuSeconds(server.child.pid!),
     stop: async () => {

@@ -2,7 +2,7 @@
 // in, recipients/s; against inserting the very rows that send wrote, with the raw driver in one
 // transaction, into an empty database (the physical limit).
 import { createBenchDatabase, type Engine } from "../lib/database";
-import { log, round, type Table } from "../lib/report";
+import { formatMb, log, round, type Table } from "../lib/report";
 import { insertRowsRaw, listTables, rowsSince, selectRows, snapshotRows } from "../lib/row-copy";
 import type { BenchSettings, ScenarioResult } from "../lib/settings";
 import { BENCH_SENDER, BENCH_TEXT, cli, withFreshTumira, withSql } from "../lib/tumira";
@@ -50,7 +50,7 @@ export async function sendBulk(baseUrl: string, token: string, count: number, of
 /** rawSeconds is NaN when the send timed out (nothing to copy). */
 type BulkRow = { engine: Engine; recipients: number; seconds: number; rawSeconds: number; rowsWritten: Record<string, number>; ok: boolean };
 
-type PeakRss = { peakRssMb: number | null; peakRssUpperBoundMb: number | null };
+type PeakRss = { peakRssMb: number | null; peakRssUpperBoundMb: number | null; peakPssMb: number | null };
 
 async function measureEngine(settings: BenchSettings, engine: Engine): Promise<{ rows: BulkRow[] } & PeakRss> {
   return withFreshTumira(settings, engine, "bulk", async ({ database, account, server }) => {
@@ -77,7 +77,7 @@ async function measureEngine(settings: BenchSettings, engine: Engine): Promise<{
           if (!ok) log(`bulk/${engine}: ${size} recipients answered ${sent.status} (total ${sent.total}): ${sent.error}`);
           rows.push({ engine, recipients: size, seconds: sent.seconds, rawSeconds, ok, rowsWritten: Object.fromEntries(written.map((table) => [table.table, table.rows.length])) });
         }
-        return { rows, peakRssMb: server.peakRssMb(), peakRssUpperBoundMb: server.peakRssUpperBoundMb() };
+        return { rows, peakRssMb: server.peakRssMb(), peakRssUpperBoundMb: server.peakRssUpperBoundMb(), peakPssMb: server.peakPssMb() };
       });
     } finally {
       await baseline.drop();
@@ -93,7 +93,6 @@ export async function runBulkScenario(settings: BenchSettings): Promise<Scenario
     rows.push(...engineRows);
     peakRss[engine] = rss;
   }
-  const mb = (value: number | null) => (value === null ? "n/a" : `${round(value)} MB`);
   const table: Table = {
     title: "Bulk accept: one POST /api/v1/sms/bulk per size, time until the whole 202 response is read",
     columns: ["engine", "recipients", "Tumira s", "recipients/s", "raw insert s", "× raw", "status"],
@@ -108,7 +107,7 @@ export async function runBulkScenario(settings: BenchSettings): Promise<Scenario
     ]),
     notes: [
       ...Object.entries(peakRss).map(
-        ([engine, rss]) => `peak server RSS (${engine}): ${mb(rss.peakRssMb)} (sum of each process's own peak: ${mb(rss.peakRssUpperBoundMb)})`,
+        ([engine, rss]) => `peak server RSS (${engine}): ${formatMb(rss.peakRssMb)} (sum of each process's own peak: ${formatMb(rss.peakRssUpperBoundMb)}; peak PSS, shared pages counted once: ${formatMb(rss.peakPssMb)})`,
       ),
       ...rows.filter((row) => row.ok).slice(-1).map((row) => `rows written by the largest send: ${JSON.stringify(row.rowsWritten)}; the raw insert writes the same rows`),
       "target (issue 6): 100,000 recipients in ≤ 2 s on SQLite, ≤ 5 × the raw insert, RSS ≤ 400 MB",

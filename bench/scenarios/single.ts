@@ -1,7 +1,7 @@
 // Scenario 1: single send accept. POST /api/v1/sms at N connections against Kannel's sendsms (into
 // its fake SMSC) and against GET /api/ping on the same server (the API pipeline's own ceiling).
 import { startKannel } from "../lib/kannel";
-import { round, type Table } from "../lib/report";
+import { formatMb, round, type Table } from "../lib/report";
 import type { BenchSettings, ScenarioResult } from "../lib/settings";
 import { BENCH_SENDER, BENCH_TEXT, countMessages, withFreshTumira } from "../lib/tumira";
 import { measure, warmUp, type LoadResult, type LoadTarget } from "../lib/wrk";
@@ -51,8 +51,7 @@ async function measureTumira(settings: BenchSettings, engine: BenchSettings["eng
     const result = await measureWithCpu(server.cpuSeconds, () => measure(settings, send));
     const committed = (await countMessages(database)) - before;
     const accepted = result.requests - result.errorResponses;
-    const upperBound = server.peakRssUpperBoundMb();
-    const check = `${accepted} answered 202, ${committed} messages committed${committed < accepted ? " (LOST MESSAGES)" : ""}; sum of each server process's own peak RSS ${upperBound === null ? "n/a" : `${round(upperBound)} MB`}`;
+    const check = `${accepted} answered 202, ${committed} messages committed${committed < accepted ? " (LOST MESSAGES)" : ""}; sum of each server process's own peak RSS ${formatMb(server.peakRssUpperBoundMb())}; peak PSS (shared pages counted once) ${formatMb(server.peakPssMb())}`;
     rows.push({ ...result, competitor: "Tumira POST /api/v1/sms", engine, peakRssMb: server.peakRssMb(), check });
     return rows;
   });
