@@ -74,7 +74,7 @@ function commandLine(pid: number): string[] {
 /** The primary's flags were `--import tsx` only: a bundled worker runs without it, on the bundle. */
 function expectBundledWorker(pid: number): void {
   const [, ...argv] = commandLine(pid);
-  expect(argv).toEqual(["--max-semi-space-size=8", WORKER_BUNDLE, "--api-only"]);
+  expect(argv).toEqual(["--max-semi-space-size=4", WORKER_BUNDLE, "--api-only"]);
 }
 
 /** A single send to a fresh Econet number (never one of the simulator's failure numbers, 0001-0008). */

@@ -20,18 +20,18 @@ describe("withoutTsx", () => {
 describe("chooseWorkerEntry", () => {
   it("runs the bundle without tsx's flags, with a small young generation", async () => {
     const entry = await chooseWorkerEntry(async () => "/bundle.mjs");
-    expect(entry).toEqual({ exec: "/bundle.mjs", execArgv: [...withoutTsx(process.execArgv), "--max-semi-space-size=8"] });
+    expect(entry).toEqual({ exec: "/bundle.mjs", execArgv: [...withoutTsx(process.execArgv), "--max-semi-space-size=4"] });
   });
 
   it("falls back to the TypeScript source with the primary's own flags when bundling fails", async () => {
     const entry = await chooseWorkerEntry(() => Promise.reject(new Error("no esbuild")));
-    expect(entry).toEqual({ exec: path.resolve("lib/server/http-worker.ts"), execArgv: [...process.execArgv, "--max-semi-space-size=8"] });
+    expect(entry).toEqual({ exec: path.resolve("lib/server/http-worker.ts"), execArgv: [...process.execArgv, "--max-semi-space-size=4"] });
   });
 });
 
 describe("withSmallYoungGeneration", () => {
   it("caps the semi-space unless a size is already given", () => {
-    expect(withSmallYoungGeneration(["--cpu-prof"])).toEqual(["--cpu-prof", "--max-semi-space-size=8"]);
+    expect(withSmallYoungGeneration(["--cpu-prof"])).toEqual(["--cpu-prof", "--max-semi-space-size=4"]);
     expect(withSmallYoungGeneration(["--max-semi-space-size=32"])).toEqual(["--max-semi-space-size=32"]);
   });
 });
