@@ -352,6 +352,26 @@ describe("hostile input", () => {
     expect(await counts()).toEqual(before);
   });
 
+  it("a body over its endpoint's limit, or over the server's, is a 413 in the endpoint's shape, writing nothing", async () => {
+    const before = await counts();
+    const padded = (bytes: number) => JSON.stringify({ to: "+263771234567", message: "hi", from: "ACME", padding: "x".repeat(bytes) });
+    // The single send takes 64 KB (legacy errors); the bulk send 8 MB (kit errors).
+    const single = await callApi(url(), "POST", "/api/v1/sms", { token: acme.token, body: padded(70 * 1024) });
+    checkAnswer(endpoints[0], single);
+    expect([single.status, single.body.error.type]).toEqual([413, "ERR_PAYLOAD_TOO_LARGE"]);
+    const bulk = await callApi(url(), "POST", "/api/v1/sms/bulk", { token: acme.token, body: padded(9 * 1024 * 1024) });
+    checkAnswer(endpoints[1], bulk);
+    expect([bulk.status, bulk.body.error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
+    // Past 16 MB the server stops reading, answers 413 and closes the connection.
+    const huge = await callApi(url(), "POST", "/api/v1/sms/bulk", { token: acme.token, body: padded(17 * 1024 * 1024) }).catch((error: Error) => error);
+    if (!(huge instanceof Error)) {
+      checkAnswer(endpoints[1], huge);
+      expect([huge.status, huge.body.error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
+    }
+    expect(await counts()).toEqual(before);
+    expect((await callApi(url(), "GET", "/api/v1/api-tokens", { token: acme.token })).status).toBe(200);
+  });
+
   it("still serves ordinary requests normally afterwards (no prototype pollution, no stuck state)", async () => {
     const list = await callApi(url(), "GET", "/api/v1/api-tokens", { token: acme.token });
     expect(list.status).toBe(200);
