@@ -2,11 +2,11 @@
 // `Sql` for hot paths, both on the engine DATABASE_URL names. The two Prisma Clients (generated
 // from the same models) have the same API; the SQLite one's types stand for both.
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
+import type { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/sqlite";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgres";
 import { databaseKind, getEnv } from "@/lib/env";
-import { openSql, sqlitePath, type Sql } from "./sql";
+import { openSql, requireOnPostgres, sqlitePath, type Sql } from "./sql";
 
 export type { PrismaClient };
 export type Database = { kind: "sqlite" | "postgres"; url: string; prisma: PrismaClient; sql: Sql };
@@ -33,7 +33,8 @@ export function openDatabase(url: string): Database {
     const adapter = new PrismaBetterSQLite3({ url: sqlitePath(url), timeout: 5000 });
     return { kind, url, prisma: takeWriteTurns(new PrismaClient({ adapter }), raw), sql: raw };
   }
-  const adapter = new PrismaPg({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
+  const { PrismaPg: PostgresAdapter } = requireOnPostgres("@prisma/adapter-pg") as { PrismaPg: typeof PrismaPg };
+  const adapter = new PostgresAdapter({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
   return { kind, url, prisma: new PostgresPrismaClient({ adapter }) as unknown as PrismaClient, sql: raw };
 }
 

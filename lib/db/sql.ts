@@ -2,9 +2,10 @@
 // interface. Statements are written once with `?` placeholders and portable SQL; what must differ
 // per engine lives in the module of its concern (e.g. lib/delivery/claim.ts) and asks `dialect`.
 import Database from "better-sqlite3";
-import pg from "pg";
+import type pg from "pg";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { startCheckpointer } from "./sqlite-checkpointer";
 
@@ -210,8 +211,17 @@ async function retryWhileBusy<T>(statement: () => T): Promise<T> {
 
 const TIMESTAMP_OID = 1114;
 const INT8_OID = 20;
-pg.types.setTypeParser(TIMESTAMP_OID, (text) => `${text.replace(" ", "T")}Z`);
-pg.types.setTypeParser(INT8_OID, (text) => Number(text));
+/** Required only when a process opens PostgreSQL: on SQLite it would be 11 MB of every process's memory. */
+export const requireOnPostgres = createRequire(import.meta.url);
+let loadedPg: typeof pg | undefined;
+
+function loadPg(): typeof pg {
+  if (loadedPg) return loadedPg;
+  loadedPg = requireOnPostgres("pg") as typeof pg;
+  loadedPg.types.setTypeParser(TIMESTAMP_OID, (text) => `${text.replace(" ", "T")}Z`);
+  loadedPg.types.setTypeParser(INT8_OID, (text) => Number(text));
+  return loadedPg;
+}
 
 const placeholderCache = new Map<string, string>();
 
@@ -281,7 +291,7 @@ class PostgresExecutor implements SqlExecutor {
 }
 
 function openPostgres(url: string): Sql {
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
+  const pool = new (loadPg().Pool)({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
   pool.on("error", () => undefined); // an idle client's error is reported on its next use
   const executor = new PostgresExecutor(pool);
   return {
