@@ -1,6 +1,7 @@
 // Group commit: calls made while a commit is being prepared or is in flight are gathered and
 // committed together, one transaction for many callers. Each caller gets its own result (or error)
-// only after that transaction has committed.
+// only after that transaction has committed. Reads use the same gathering (one statement for many
+// callers, lib/messages/get-message.ts).
 
 type Pending<Input, Output> = { input: Input; resolve: (output: Output) => void; reject: (error: unknown) => void };
 
@@ -19,8 +20,10 @@ export function createGroupCommit<Input, Output>(
   let inFlight = 0;
   let startScheduled = false;
 
+  const canStart = () => !startScheduled && queue.length > 0 && inFlight < concurrentBatches();
+
   function scheduleStart(): void {
-    if (startScheduled || queue.length === 0 || inFlight >= concurrentBatches()) return;
+    if (!canStart()) return;
     startScheduled = true;
     // One turn of the event loop lets the other requests already read off the sockets join.
     setImmediate(startBatch);
@@ -33,7 +36,7 @@ export function createGroupCommit<Input, Output>(
     void commit(batch).finally(() => {
       inFlight--;
       // What queued while this batch was in flight goes next, at once.
-      if (!startScheduled && queue.length > 0 && inFlight < concurrentBatches()) startBatch();
+      if (canStart()) startBatch();
     });
     scheduleStart();
   }

@@ -41,9 +41,10 @@ async function readMessages(reads: MessageRead[]): Promise<Array<SmsSource | App
     { prepared: true },
   );
   const found = new Map(rows.map((row) => [`${row.requestedKeyId} ${row.requestedId}`, row]));
+  const now = Date.now();
   return reads.map((read) => {
     const row = found.get(`${read.keyId} ${read.id}`);
-    if (!row || !isApiKeyUsable({ active: row.keyActive, expiresAt: row.keyExpiresAt }, Date.now())) return unknownApiKeyError();
+    if (!row || !isApiKeyUsable({ active: row.keyActive, expiresAt: row.keyExpiresAt }, now)) return unknownApiKeyError();
     if (row.id === null) return AppError.notFound("SMS");
     return toSmsSource(row);
   });
