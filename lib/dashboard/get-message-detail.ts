@@ -5,6 +5,7 @@
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { serializeSms } from "@/lib/api/sms/serialize-sms";
+import { buildMessageTimeline } from "@/lib/messages/message-timeline";
 import { messageDetailSchema, type MessageDetail } from "./message-schemas";
 
 export type MessageScope = { accountId: string } | { platform: true };
@@ -37,7 +38,7 @@ export async function getMessageDetail(id: string, scope: MessageScope): Promise
     source: message.apiKeyId ? "API" : message.userId ? "Dashboard" : "Unknown",
     dispatchedAt: iso(message.dispatchedAt),
     finishedAt: iso(message.finishedAt),
-    events: message.events.map((event) => ({ id: event.id, kind: event.kind, detail: event.detail, createdAt: event.createdAt.toISOString() })),
+    events: buildMessageTimeline(message, message.parts, message.events).map((event) => ({ ...event, createdAt: event.createdAt.toISOString() })),
     parts: message.parts.map((part) => ({
       partNumber: part.partNumber,
       carrierMessageId: part.carrierMessageId,

@@ -35,7 +35,7 @@ export const messageDetailSchema = z.object({
   source: z.string(),
   dispatchedAt: timestamp.nullable(),
   finishedAt: timestamp.nullable(),
-  events: z.array(z.object({ id: z.int(), kind: z.string(), detail: z.string(), createdAt: timestamp })),
+  events: z.array(z.object({ id: z.string(), kind: z.string(), detail: z.string(), createdAt: timestamp })),
   parts: z.array(z.object({ partNumber: z.int(), carrierMessageId: z.string(), status: z.string(), receiptStat: z.string().nullable(), receiptError: z.string().nullable(), receiptAt: timestamp.nullable() })),
   ledger: z.array(z.object({ id: z.int(), kind: z.string(), amount: z.string(), balanceAfter: z.string(), createdAt: timestamp })),
   webhooks: z.array(

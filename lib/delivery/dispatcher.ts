@@ -10,8 +10,7 @@ import type { Operator } from "@/lib/carriers/operators";
 import { createGroupCommit } from "@/lib/db/group-commit";
 import { buildSubmitParts, type SubmitSmFields } from "@/lib/smpp/build-submit-parts";
 import type { CarrierConnection, SubmitOutcome } from "@/lib/smpp/carrier-connection";
-import { claimMessages, releaseLeases, requeueExpiredLeases } from "./claim-messages";
-import type { Message } from "@/lib/messages/message-row";
+import { claimMessages, releaseLeases, requeueExpiredLeases, type ClaimedMessage } from "./claim-messages";
 import { recordDispatchOutcomes, type DispatchOutcome } from "./record-dispatch-outcomes";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy";
 
@@ -104,7 +103,7 @@ export class Dispatcher {
         await this.waitForRoom();
         continue;
       }
-      let claimed: Message[];
+      let claimed: ClaimedMessage[];
       try {
         claimed = await claimMessages({ owner: this.owner, operator: route.operator, test: route.test, limit: free, leaseMs: this.settings.leaseMs });
       } catch (error) {
@@ -125,7 +124,7 @@ export class Dispatcher {
     void work.finally(() => this.inFlight.delete(work));
   }
 
-  private async dispatch(route: DispatchRoute, message: Message): Promise<void> {
+  private async dispatch(route: DispatchRoute, message: ClaimedMessage): Promise<void> {
     const startedAt = new Date();
     this.submittingBy.set(route.connection, (this.submittingBy.get(route.connection) ?? 0) + 1);
     let result: SubmitOutcome;
@@ -156,7 +155,7 @@ export class Dispatcher {
     for (const wake of waiters) wake();
   }
 
-  private async submit(route: DispatchRoute, message: Message): Promise<SubmitOutcome> {
+  private async submit(route: DispatchRoute, message: ClaimedMessage): Promise<SubmitOutcome> {
     // Claimed once too often: it keeps dying with its dispatcher, so stop trying (fails, refunds).
     if (message.attempts > this.settings.retryPolicy.maxAttempts) {
       return { kind: "rejected", temporary: true, response: "no answer recorded after repeated attempts", carrierStatus: null };

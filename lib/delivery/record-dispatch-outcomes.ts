@@ -1,9 +1,9 @@
 // Writes what carriers answered for a batch of dispatched messages, in one transaction (group
 // commit: the dispatcher hands over every answer that arrived while the previous batch was being
-// written). Per message: the status change, its parts, its timeline, its webhook, and on failure
-// the refund. A write only lands while this dispatcher still holds the lease; a message whose lease
-// ran out belongs to whoever claimed it next. Acceptances, nearly every answer, are written with
-// one statement per batch and table; retries and failures one by one.
+// written). Per message: the status change, its parts, its webhook, and on retry or failure its
+// timeline event and refund. A write only lands while this dispatcher still holds the lease; a
+// message whose lease ran out belongs to whoever claimed it next. Acceptances, nearly every answer,
+// are written with one statement per batch and table; retries and failures one by one.
 import crypto from "node:crypto";
 import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
@@ -12,12 +12,14 @@ import { insertRows } from "@/lib/db/insert-rows";
 import { metrics } from "@/lib/metrics";
 import type { SubmitOutcome } from "@/lib/smpp/carrier-connection";
 import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/enqueue-webhook";
-import { parseMessageRow, type Message } from "@/lib/messages/message-row";
-import { recordMessageEvent, recordMessageEvents, type MessageEventRow } from "./record-message-event";
+import { parseMessageRow } from "@/lib/messages/message-row";
+import type { ClaimedMessage } from "./claim-messages";
+import { describeAttempt } from "@/lib/messages/message-timeline";
+import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
 import { retryDelayMs, type RetryPolicy } from "./retry-policy";
 
-export type DispatchOutcome = { message: Message; owner: string; startedAt: Date; result: SubmitOutcome };
+export type DispatchOutcome = { message: ClaimedMessage; owner: string; startedAt: Date; result: SubmitOutcome };
 type Accepted = DispatchOutcome & { result: Extract<SubmitOutcome, { kind: "accepted" }> };
 type Refused = DispatchOutcome & { result: Extract<SubmitOutcome, { kind: "rejected" }> };
 
@@ -66,23 +68,13 @@ async function recordAcceptances(tx: SqlExecutor, outcomes: Accepted[], now: Dat
   );
   const updatedIds = new Set(updated.map((row) => row.id));
   const landed = outcomes.filter((outcome) => updatedIds.has(outcome.message.id));
-  const parts: unknown[][] = [];
-  const events: MessageEventRow[] = [];
-  for (const { message, result, startedAt } of landed) {
-    for (const [index, carrierMessageId] of result.carrierMessageIds.entries()) {
-      parts.push([crypto.randomUUID(), message.id, index + 1, message.operator, carrierMessageId, "submitted", at]);
-    }
-    events.push([message.id, "dispatched", `${describeAttempt(message)}, ${result.carrierMessageIds.length} part(s)`, toDbTime(startedAt)]);
-    events.push([message.id, "success", result.response, at]);
-  }
+  // The parts' createdAt is the carrier's acceptance in the message's timeline.
+  const parts = landed.flatMap(({ message, result }) =>
+    result.carrierMessageIds.map((carrierMessageId, index) => [crypto.randomUUID(), message.id, index + 1, message.operator, carrierMessageId, "submitted", at]),
+  );
   await insertRows(tx, "MessagePart", PART_COLUMNS, parts);
-  await recordMessageEvents(tx, events);
   await enqueueWebhooks(tx, landed.filter(({ message }) => message.webhookUrl).map(({ message }) => message.id), "message.success", now);
   return landed.map(({ message }) => ({ operator: message.operator, counter: "messagesDispatched" }));
-}
-
-function describeAttempt(message: Message): string {
-  return `attempt ${message.attempts} to ${message.operator}${message.test ? " (simulator: test message)" : ""}`;
 }
 
 async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPolicy, now: Date): Promise<Recorded | null> {
@@ -111,7 +103,6 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
     [result.carrierStatus === null ? message.operatorResponse : result.response, reason, toDbTime(startedAt), at, at],
   );
   if (!row) return null;
-  await recordMessageEvent(tx, message.id, "dispatched", attempt, startedAt);
   await recordMessageEvent(tx, message.id, "failed", reason, now);
   await refundMessage(tx, message, "message failed at the carrier", now);
   if (row !== true) await enqueueWebhook(tx, parseMessageRow(row), "message.failed", now);

@@ -10,7 +10,7 @@ import { metrics } from "@/lib/metrics";
 import { carrierIdCandidates, FAILED_STATS, type DeliveryReceipt } from "@/lib/smpp/parse-receipt";
 import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/enqueue-webhook";
 import { parseMessageRow } from "@/lib/messages/message-row";
-import { recordMessageEvent, recordMessageEvents, type MessageEventRow } from "./record-message-event";
+import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
 
 export type ReceiptMatch = "matched" | "unknown";
@@ -126,7 +126,6 @@ async function markDeliveredWhenComplete(tx: SqlExecutor, messageIds: string[], 
      RETURNING "Message"."id", "Message"."operator", "Message"."webhookUrl"`,
     [at, at, ...ids.params],
   );
-  await recordMessageEvents(tx, rows.map((row): MessageEventRow => [row.id, "delivered", "receipt DELIVRD", at]));
   await enqueueWebhooks(tx, rows.filter((row) => row.webhookUrl).map((row) => row.id), "message.delivered", now);
   return rows.map((row) => ({ operator: row.operator, counter: "messagesDelivered" }));
 }

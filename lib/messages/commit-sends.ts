@@ -121,7 +121,6 @@ const MESSAGE_SEND_COLUMNS = [
 ] as const;
 const MESSAGE_OWN_COLUMNS = ["id", "to", "operator", "charge"] as const;
 const MESSAGE_COLUMNS = [...MESSAGE_SEND_COLUMNS, ...MESSAGE_OWN_COLUMNS];
-const EVENT_SHARED_COLUMNS = ["kind", "detail", "createdAt"] as const;
 /** Rows are built and inserted this many messages at a time, never a whole bulk send's at once. */
 const MESSAGES_PER_CHUNK = 1024;
 const BULK_COLUMNS = ["id", "accountId", "apiKeyId", "body", "senderId", "webhookUrl", "total", "charge", "currency", "test", "createdAt"] as const;
@@ -252,11 +251,10 @@ function ownValues(message: AcceptedMessage): unknown[] {
 }
 
 /**
- * The Message and MessageEvent rows, a chunk at a time. A batch of one send (every bulk send) binds
+ * The Message rows, a chunk at a time (their timeline's "accepted" is their receivedAt). A batch of one send (every bulk send) binds
  * the send's values once per statement; a batch of single sends binds them per row.
  */
 async function insertMessages(tx: SqlExecutor, accepted: AcceptedEntry[], at: string): Promise<void> {
-  const events = { columns: EVENT_SHARED_COLUMNS, values: ["accepted", "", at] };
   const [only] = accepted;
   const shared = accepted.length === 1 ? { columns: MESSAGE_SEND_COLUMNS, values: sendValues(only, at) } : undefined;
   for (const chunk of messageChunks(accepted)) {
@@ -264,7 +262,6 @@ async function insertMessages(tx: SqlExecutor, accepted: AcceptedEntry[], at: st
       ? chunk.map(({ message }) => ownValues(message))
       : chunk.map(({ entry, message }) => [...sendValues(entry, at), ...ownValues(message)]);
     await insertRows(tx, "Message", shared ? MESSAGE_OWN_COLUMNS : MESSAGE_COLUMNS, rows, shared);
-    await insertRows(tx, "MessageEvent", ["messageId"], chunk.map(({ message }) => [message.id]), events);
   }
 }
 

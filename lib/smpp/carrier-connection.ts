@@ -3,6 +3,7 @@
 // no more than the carrier's TPS over any second, and hands delivery receipts to the caller.
 import smpp from "smpp";
 import type { Logger } from "@/lib/log";
+import { describeAcceptance } from "@/lib/messages/message-timeline";
 import { describeCarrier, type CarrierConfig } from "./carrier-config";
 import type { SubmitSmFields } from "./build-submit-parts";
 import { isTemporaryStatus, statusName, STATUS } from "./command-status";
@@ -98,7 +99,7 @@ export class CarrierConnection {
       }
       carrierMessageIds.push(String(response.message_id ?? ""));
     }
-    return { kind: "accepted", carrierMessageIds, response: `ESME_ROK id:${carrierMessageIds.join(",")}` };
+    return { kind: "accepted", carrierMessageIds, response: describeAcceptance(carrierMessageIds) };
   }
 
   /** Unbinds (bounded wait) and closes; no reconnect afterwards. */

@@ -2,12 +2,14 @@
 // answers (some of whose leases passed to another dispatcher), then many receipts that repeat,
 // overtake each other and complete or fail multi-part messages.
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
-import { claimMessages } from "@/lib/delivery/claim-messages";
+import { db, sql } from "@/lib/db/client";
+import { readMigrations, splitStatements } from "@/lib/db/migrate";
+import { toDbTime } from "@/lib/db/sql";
+import { getMessageDetail } from "@/lib/dashboard/get-message-detail";
+import { claimMessages, type ClaimedMessage } from "@/lib/delivery/claim-messages";
 import { recordDispatchOutcomes, type DispatchOutcome } from "@/lib/delivery/record-dispatch-outcomes";
 import { recordReceipts, type ReceiptEntry } from "@/lib/delivery/record-receipt";
 import { DEFAULT_RETRY_POLICY } from "@/lib/delivery/retry-policy";
-import type { Message } from "@/lib/messages/message-row";
 import type { ReceiptStat } from "@/lib/smpp/parse-receipt";
 import { useTestDatabase } from "../helpers/test-database";
 import { createSendingAccount, expectLedgerBalanced, send } from "../helpers/delivery";
@@ -16,7 +18,7 @@ useTestDatabase();
 
 const OWNER = "dispatcher-a";
 
-function accepted(message: Message, carrierMessageIds: string[], owner = OWNER): DispatchOutcome {
+function accepted(message: ClaimedMessage, carrierMessageIds: string[], owner = OWNER): DispatchOutcome {
   return { message, owner, startedAt: new Date(), result: { kind: "accepted", carrierMessageIds, response: `ESME_ROK id:${carrierMessageIds.join(",")}` } };
 }
 
@@ -24,14 +26,15 @@ function receipt(messageId: string, stat: ReceiptStat): ReceiptEntry {
   return { operator: "econet", receipt: { messageId, stat, err: stat === "DELIVRD" ? null : "001", doneAt: null } };
 }
 
-async function claimAll(count: number): Promise<Message[]> {
+async function claimAll(count: number): Promise<ClaimedMessage[]> {
   const claimed = await claimMessages({ owner: OWNER, operator: "econet", test: false, limit: 100, leaseMs: 60_000 });
   expect(claimed).toHaveLength(count);
   return claimed;
 }
 
+/** The timeline the dashboard shows: the derived happy path and the stored events, in order. */
 async function eventKinds(messageId: string): Promise<string[]> {
-  return (await db().messageEvent.findMany({ where: { messageId }, orderBy: { id: "asc" } })).map((event) => event.kind);
+  return (await getMessageDetail(messageId, { platform: true })).events.map((event) => event.kind);
 }
 
 describe("batched delivery writes", () => {
@@ -115,5 +118,17 @@ describe("batched delivery writes", () => {
     expect(await eventKinds(twoParts)).toEqual(["accepted", "dispatched", "success", "delivered"]);
     expect(await db().message.findUniqueOrThrow({ where: { id: silent } })).toMatchObject({ operatorResponse: "DELIVRD" });
     await expectLedgerBalanced(accountId);
+  });
+
+  it("an upgraded database: migration 0004 removes the stored happy path, so each event shows once, and keeps retries", async () => {
+    const accountId = await createSendingAccount();
+    const [id] = await send(accountId, ["+263771240021"], "Upgraded");
+    await recordDispatchOutcomes([accepted((await claimAll(1))[0], ["g1"])], DEFAULT_RETRY_POLICY);
+    // Rows as the releases before 0004 wrote them.
+    const legacy = ["accepted", "dispatched", "success", "retry"].map((kind) => `('${id}', '${kind}', 'legacy', '${toDbTime(new Date())}')`);
+    await sql().run(`INSERT INTO "MessageEvent" ("messageId", "kind", "detail", "createdAt") VALUES ${legacy.join(", ")}`);
+    const migration = readMigrations(sql().dialect).find((candidate) => candidate.name === "0004_derive_happy_path_timeline")!;
+    for (const statement of splitStatements(migration.sql)) await sql().run(statement);
+    expect((await eventKinds(id)).sort()).toEqual(["accepted", "dispatched", "retry", "success"]);
   });
 });

@@ -2,6 +2,7 @@
 // submitted to an SMSC simulator over TCP, answered, receipted, refunded when they fail.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
+import { getMessageDetail } from "@/lib/dashboard/get-message-detail";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { recordReceipts } from "@/lib/delivery/record-receipt";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/server/background";
@@ -46,9 +47,12 @@ describe("delivery end to end", () => {
     const seen = simulator.submits.filter((submit) => submit.destination === "263771234567");
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ systemId: "econet", source: "TUMIRA", dataCoding: 0, text: "Hello from Tumira", messageId: message.carrierMessageId });
-    const events = await db().messageEvent.findMany({ where: { messageId: id }, orderBy: { id: "asc" } });
+    const { events } = await getMessageDetail(id, { platform: true });
     expect(events.map((event) => event.kind)).toEqual(["accepted", "dispatched", "success", "delivered"]);
+    expect(events[1].detail).toBe("attempt 1 to econet, 1 part(s)");
     expect(events[2].detail).toBe(`ESME_ROK id:${message.carrierMessageId}`);
+    // The happy path is read from the message; no timeline row was written for it.
+    expect(await db().messageEvent.count({ where: { messageId: id } })).toBe(0);
     // Charged, not refunded.
     expect((await ledgerOf(id)).map((entry) => entry.kind)).toEqual(["hold"]);
     await expectLedgerBalanced(accountId);
