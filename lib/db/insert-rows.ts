@@ -67,7 +67,7 @@ export async function insertRows(
     const size = Math.min(maxRows, largestPowerOfTwoAtMost(rows.length - offset));
     const params: unknown[] = [...shared.values];
     for (let i = offset; i < offset + size; i++) for (const value of rows[i]) params.push(value);
-    await tx.run(insertStatement(tx.dialect, table, columns, shared.columns, size), params);
+    await tx.run(insertStatement(tx.dialect, table, columns, shared.columns, size), params, { prepared: true });
     offset += size;
   }
 }

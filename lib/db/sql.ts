@@ -15,8 +15,11 @@ export type Row = Record<string, unknown>;
 export type QueryOptions = {
   /**
    * PostgreSQL: run as a named statement, parsed and planned once per connection, not per call. For
-   * hot statements with a handful of texts (a batch read padded to powers of two): the message read
-   * went from 4,400-5,800 to 8,200-8,400 reads/s with it. SQLite prepares every statement anyway.
+   * hot statements with a handful of texts (batches padded to powers of two) that name their result
+   * columns: a `*` whose table a migration changed would fail as a cached plan. The message read went
+   * from 4,400-5,800 to 8,200-8,400 reads/s with it; the send path's statements (inserts, ledger,
+   * pricing, key check) gave 3,100-3,160 against 2,600-2,760 sends/s in two of three alternating
+   * pairs, 2,560 against 2,760 in the third. SQLite prepares every statement anyway.
    */
   prepared?: boolean;
 };
@@ -24,9 +27,9 @@ export type QueryOptions = {
 export interface SqlExecutor {
   readonly dialect: Dialect;
   all<T = Row>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
-  get<T = Row>(text: string, params?: readonly unknown[]): Promise<T | undefined>;
+  get<T = Row>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<T | undefined>;
   /** Runs a statement and returns the number of rows it changed. */
-  run(text: string, params?: readonly unknown[]): Promise<number>;
+  run(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<number>;
 }
 
 export interface Sql extends SqlExecutor {
@@ -273,20 +276,22 @@ class PostgresExecutor implements SqlExecutor {
   readonly dialect = "postgres" as const;
   constructor(private readonly client: pg.Pool | pg.PoolClient) {}
 
-  async all<T = Row>(text: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
+  private query(text: string, params: readonly unknown[], options: QueryOptions): Promise<pg.QueryResult> {
     const converted = toPostgresPlaceholders(text);
     const name = options.prepared ? statementName(converted) : undefined;
-    const result = await this.client.query({ name, text: converted, values: bindPostgres(params) });
-    return result.rows as T[];
+    return this.client.query({ name, text: converted, values: bindPostgres(params) });
   }
 
-  async get<T = Row>(text: string, params?: readonly unknown[]): Promise<T | undefined> {
-    return (await this.all<T>(text, params))[0];
+  async all<T = Row>(text: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
+    return (await this.query(text, params, options)).rows as T[];
   }
 
-  async run(text: string, params: readonly unknown[] = []): Promise<number> {
-    const result = await this.client.query({ text: toPostgresPlaceholders(text), values: bindPostgres(params) });
-    return result.rowCount ?? 0;
+  async get<T = Row>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<T | undefined> {
+    return (await this.all<T>(text, params, options))[0];
+  }
+
+  async run(text: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<number> {
+    return (await this.query(text, params, options)).rowCount ?? 0;
   }
 }
 
@@ -297,8 +302,8 @@ function openPostgres(url: string): Sql {
   return {
     dialect: "postgres",
     all: (text, params, options) => executor.all(text, params, options),
-    get: (text, params) => executor.get(text, params),
-    run: (text, params) => executor.run(text, params),
+    get: (text, params, options) => executor.get(text, params, options),
+    run: (text, params, options) => executor.run(text, params, options),
     transaction: async (fn) => {
       const client = await pool.connect();
       try {

@@ -54,6 +54,7 @@ export async function applyLedgerEntries(
       ? `UPDATE "Account" SET "balance" = "balance" + ?, "updatedAt" = ? WHERE "id" = ? AND "balance" + ? >= 0 RETURNING "balance"`
       : `UPDATE "Account" SET "balance" = "balance" + ?, "updatedAt" = ? WHERE "id" = ? RETURNING "balance"`,
     options.requireCover ? [total, now, accountId, total] : [total, now, accountId],
+    { prepared: true },
   );
   if (!updated) return null;
   const finalBalance = BigInt(updated.balance);

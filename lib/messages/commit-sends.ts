@@ -168,7 +168,7 @@ async function loadPricing(sends: PreparedSend[]): Promise<Map<string, Pricing>>
     [...names].map(async ([accountId, senderNames]): Promise<[string, Pricing]> => {
       const [rates, senders] = await Promise.all([
         getAccountRates(accountId),
-        sql().all<{ name: string }>(`SELECT "name" FROM "SenderId" WHERE "accountId" = ? AND "status" = 'approved'`, [accountId]),
+        sql().all<{ name: string }>(`SELECT "name" FROM "SenderId" WHERE "accountId" = ? AND "status" = 'approved'`, [accountId], { prepared: true }),
       ]);
       const approved = senders.map((sender) => sender.name).filter((name) => senderNames.has(name));
       return [accountId, { rates, approvedSenders: new Set(approved) }];
@@ -184,6 +184,7 @@ async function readAccounts(tx: SqlExecutor, accountIds: string[], lock: boolean
   const rows = await tx.all<{ id: string; balance: number | string; currency: string }>(
     `SELECT "id", "balance", "currency" FROM "Account" WHERE "id" IN ${ids.text} ORDER BY "id"${forUpdate}`,
     ids.params,
+    { prepared: true },
   );
   return new Map(rows.map((row) => [row.id, { balance: BigInt(row.balance), currency: row.currency }]));
 }

@@ -43,6 +43,7 @@ export async function getAccountRates(accountId: string): Promise<Record<Operato
   const rows = await sql().all<{ scope: string; operator: string; pricePerSegment: number | string }>(
     `SELECT "scope", "operator", "pricePerSegment" FROM "Rate" WHERE "scope" IN (?, ?)`,
     [DEFAULT_SCOPE, accountId],
+    { prepared: true },
   );
   const rates = {} as Record<Operator, bigint>;
   for (const operator of operators) {

@@ -107,7 +107,7 @@ export async function findUnusableApiKeys(executor: SqlExecutor, keyIds: readonl
   if (keyIds.length === 0) return new Set();
   const lock = options.holdUntilCommit && executor.dialect === "postgres" ? ` ORDER BY "id" FOR SHARE` : "";
   const ids = inList(keyIds);
-  const rows = await executor.all<{ id: string; active: unknown; expiresAt: unknown }>(`SELECT "id", "active", "expiresAt" FROM "ApiKey" WHERE "id" IN ${ids.text}${lock}`, ids.params);
+  const rows = await executor.all<{ id: string; active: unknown; expiresAt: unknown }>(`SELECT "id", "active", "expiresAt" FROM "ApiKey" WHERE "id" IN ${ids.text}${lock}`, ids.params, { prepared: true });
   const usable = new Set(rows.filter((row) => isApiKeyUsable(row, now.getTime())).map((row) => row.id));
   return new Set(keyIds.filter((id) => !usable.has(id)));
 }
