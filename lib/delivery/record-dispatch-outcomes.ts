@@ -16,11 +16,12 @@ import { parseMessageRow } from "@/lib/messages/message-row";
 import type { ClaimedMessage } from "./claim-messages";
 import { describeAttempt } from "@/lib/messages/message-timeline";
 import { recordMessageEvent } from "./record-message-event";
+import { recordAcceptancesInOneStatement } from "./record-acceptances-in-one-statement";
 import { refundMessage } from "./refund-message";
 import { retryDelayMs, type RetryPolicy } from "./retry-policy";
 
 export type DispatchOutcome = { message: ClaimedMessage; owner: string; startedAt: Date; result: SubmitOutcome };
-type Accepted = DispatchOutcome & { result: Extract<SubmitOutcome, { kind: "accepted" }> };
+export type Accepted = DispatchOutcome & { result: Extract<SubmitOutcome, { kind: "accepted" }> };
 type Refused = DispatchOutcome & { result: Extract<SubmitOutcome, { kind: "rejected" }> };
 
 type Recorded = { operator: string; counter: "messagesDispatched" | "messagesFailed" | null };
@@ -37,16 +38,27 @@ function isRefused(outcome: DispatchOutcome): outcome is Refused {
 
 export async function recordDispatchOutcomes(outcomes: DispatchOutcome[], policy: RetryPolicy): Promise<{ recorded: number; leaseLost: number }> {
   const now = new Date();
-  const recorded = await sql().transaction(async (tx) => {
+  const recorded = (await recordInOneStatement(outcomes, now)) ?? (await sql().transaction(async (tx) => {
     const results = await recordAcceptances(tx, outcomes.filter(isAccepted), now);
     for (const outcome of outcomes.filter(isRefused)) {
       const result = await recordRefusal(tx, outcome, policy, now);
       if (result) results.push(result);
     }
     return results;
-  });
+  }));
   for (const { operator, counter } of recorded) if (counter) metrics()[counter].inc({ operator });
   return { recorded: recorded.length, leaseLost: outcomes.length - recorded.length };
+}
+
+/**
+ * PostgreSQL, every message accepted and none with a webhook (the usual batch): one statement
+ * (./record-acceptances-in-one-statement.ts). Null for any other batch, which takes the transaction.
+ */
+async function recordInOneStatement(outcomes: DispatchOutcome[], now: Date): Promise<Recorded[] | null> {
+  const database = sql();
+  if (database.dialect !== "postgres" || !outcomes.every((outcome): outcome is Accepted => isAccepted(outcome) && !outcome.message.webhookUrl)) return null;
+  const landed = await recordAcceptancesInOneStatement(database, outcomes, now);
+  return outcomes.filter(({ message }) => landed.has(message.id)).map(({ message }) => ({ operator: message.operator, counter: "messagesDispatched" }));
 }
 
 /** Parts are written only here, once per message (success is final), so they never collide. */

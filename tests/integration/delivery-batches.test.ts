@@ -73,6 +73,37 @@ describe("batched delivery writes", () => {
     expect(JSON.parse(webhooks.find((webhook) => webhook.messageId === hooked)!.payload)).toMatchObject({ type: "message.success", data: { status: "success", operator_response: "ESME_ROK id:b1" } });
   });
 
+  it("records a batch of acceptances without webhooks (PostgreSQL: one statement) only where the lease is still held", async () => {
+    const accountId = await createSendingAccount();
+    const [multi, single, lost] = await send(accountId, ["+263771250001", "+263771250002", "+263771250003"], "Plain");
+    const claimed = await claimAll(3);
+    const byId = new Map(claimed.map((message) => [message.id, message]));
+
+    const result = await recordDispatchOutcomes(
+      [accepted(byId.get(multi)!, ["m1", "m2", "m3"]), accepted(byId.get(single)!, ["s1"]), accepted(byId.get(lost)!, ["l1"], "dispatcher-b")],
+      DEFAULT_RETRY_POLICY,
+    );
+
+    expect(result).toEqual({ recorded: 2, leaseLost: 1 });
+    const messages = new Map((await db().message.findMany({ where: { accountId } })).map((message) => [message.id, message]));
+    expect(messages.get(multi)).toMatchObject({ status: "success", carrierMessageId: "m1", operatorResponse: "ESME_ROK id:m1,m2,m3", leaseOwner: null, leaseUntil: null, lastError: null });
+    expect(messages.get(multi)!.dispatchedAt).toBeInstanceOf(Date);
+    expect(messages.get(multi)!.finishedAt).toBeInstanceOf(Date);
+    expect(messages.get(single)).toMatchObject({ status: "success", carrierMessageId: "s1" });
+    expect(messages.get(lost)).toMatchObject({ status: "processing", leaseOwner: OWNER, carrierMessageId: null });
+    const parts = await db().messagePart.findMany({ where: { messageId: { in: [multi, single, lost] } }, orderBy: [{ messageId: "asc" }, { partNumber: "asc" }] });
+    expect(parts.map((part) => [part.messageId, part.partNumber, part.operator, part.carrierMessageId, part.status])).toEqual(
+      [
+        [multi, 1, "econet", "m1", "submitted"],
+        [multi, 2, "econet", "m2", "submitted"],
+        [multi, 3, "econet", "m3", "submitted"],
+        [single, 1, "econet", "s1", "submitted"],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0])) || Number(a[1]) - Number(b[1])),
+    );
+    expect(await eventKinds(single)).toEqual(["accepted", "dispatched", "success"]);
+    expect(await db().webhookDelivery.count({ where: { accountId } })).toBe(0);
+  });
+
   it("records a batch of receipts: repeats and intermediate states, parts completing a message, a failure refunded once, unknown ids", async () => {
     const accountId = await createSendingAccount();
     const [twoParts, failing, silent] = await send(accountId, ["+263771240011", "+263771240012", "+263771240013"], "Receipts");
