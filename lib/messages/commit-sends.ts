@@ -3,10 +3,12 @@
 // covered) and is accepted or refused whole; a refusal writes nothing for that send and does not
 // affect the others.
 // SQLite: the writer transaction holds the only write lock, so the balance read is the balance held.
-// PostgreSQL: a batch first runs without locking its accounts, so an account's row lock is held
-// only from the hold's UPDATE to COMMIT and concurrent batches (other processes) overlap their
+// PostgreSQL: live single sends of one account (the usual group commit) are written by one
+// statement; any other batch first runs without locking its accounts, so an account's row lock is
+// held only from the hold's UPDATE to COMMIT and concurrent batches (other processes) overlap their
 // inserts; applyLedgerEntries' conditional UPDATE is the guard. Should the balance have dropped
-// meanwhile below a hold, that attempt is rolled back and the batch runs again under FOR UPDATE.
+// meanwhile below a hold (or a key been revoked before the one statement), the batch runs again in
+// a transaction under FOR UPDATE.
 import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
@@ -137,31 +139,38 @@ export async function commitSends(sends: PreparedSend[]): Promise<Array<Accepted
 }
 
 async function writeBatch(sends: PreparedSend[]): Promise<Array<AcceptedSend | AppError>> {
-  if (sql().dialect === "sqlite") return writeSends(sends, await loadPricing(sends), false);
-  const accountIds = [...new Set(sends.map((send) => send.accountId))];
-  const [pricing, accounts] = await Promise.all([loadPricing(sends), readAccounts(sql(), accountIds, false)]);
-  const written = await writeInOneStatement(sends, pricing, accounts);
-  if (written) return written;
+  if (sql().dialect === "postgres" && fitsOneStatement(sends)) {
+    const [pricing, accounts] = await Promise.all([loadPricing(sends), readAccounts(sql(), [sends[0].accountId], false)]);
+    const written = await writeInOneStatement(sends, pricing, accounts);
+    return written ?? writeSends(sends, pricing, true);
+  }
+  const pricing = await loadPricing(sends);
   return writeSends(sends, pricing, false).catch((error: unknown) => {
     if (error instanceof BalanceMovedError) return writeSends(sends, pricing, true);
     throw error;
   });
 }
 
+/** Live single sends of one account: PostgreSQL writes them with one statement (./write-sends-in-one-statement.ts). */
+function fitsOneStatement(sends: PreparedSend[]): boolean {
+  const [{ accountId }] = sends;
+  return sends.every((send) => send.accountId === accountId && !send.bulk && !send.test);
+}
+
 /**
- * PostgreSQL, live single sends of one account that its balance (read unlocked) covers: one
- * statement (./write-sends-in-one-statement.ts). Null when the batch is not such a batch, or when
- * a key or the balance moved meanwhile (nothing written; the caller takes the careful path).
+ * The batch's sends priced against the account's balance as read (unlocked), then written by one
+ * statement. Null when a send is refused, or when a key or the balance moved before the statement
+ * (it wrote nothing): the caller runs the batch again in a transaction under the account's lock,
+ * which reads every key again before any answer.
  */
 async function writeInOneStatement(sends: PreparedSend[], pricing: Map<string, Pricing>, accounts: Map<string, AccountState>): Promise<AcceptedSend[] | null> {
   const [{ accountId }] = sends;
   const account = accounts.get(accountId);
-  if (!account || sends.some((send) => send.accountId !== accountId || send.bulk || send.test)) return null;
+  if (!account) return null;
   const now = new Date();
   const results: AcceptedSend[] = [];
   for (const send of sends) {
     const result = evaluate(send, account, pricing.get(accountId)!, now);
-    // A refusal is answered only after its key has been read again: the transaction does that.
     if (result instanceof AppError) return null;
     results.push(result);
   }
