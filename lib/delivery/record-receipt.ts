@@ -12,53 +12,88 @@ import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/enqueue-webhook"
 import { parseMessageRow } from "@/lib/messages/message-row";
 import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
+import { recordDeliveriesInOneStatement, type PartDelivery } from "./record-deliveries-in-one-statement";
 
 export type ReceiptMatch = "matched" | "unknown";
 export type ReceiptEntry = { operator: string; receipt: DeliveryReceipt };
 type Counter = "messagesDelivered" | "messagesFailed";
-type Part = { id: string; messageId: string; status: string; carrierMessageId: string; createdAt: unknown };
+/** With `withMessage`: the message's webhook URL and how many parts it has. */
+type Part = { id: string; messageId: string; status: string; carrierMessageId: string; createdAt: unknown; webhookUrl?: string | null; partCount?: number };
 type PartChange = { part: Part; receipt: DeliveryReceipt; status: "delivered" | "failed" | "submitted" };
 
 /**
  * Records receipts in one transaction (the receipt handler group-commits them), one statement per
- * step for the whole batch: find the parts, change them, mark the messages they complete.
+ * step for the whole batch: find the parts, change them, mark the messages they complete. On
+ * PostgreSQL the usual batch takes one statement after the lookup (./record-deliveries-in-one-statement.ts).
  */
 export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMatch[]> {
   const now = new Date();
-  const { matches, counted } = await sql().transaction(async (tx) => {
-    const parts = await findParts(tx, entries);
-    const changes = new Map<string, PartChange>();
-    const matches = entries.map(({ receipt }, index): ReceiptMatch => {
-      const part = parts[index];
-      if (!part) return "unknown";
-      // A part leaves "submitted" once; a repeated receipt in this batch or an earlier one changes nothing.
-      const earlier = changes.get(part.id);
-      if (part.status !== "submitted" || (earlier && earlier.status !== "submitted")) return "matched";
-      changes.set(part.id, { part, receipt, status: receipt.stat === "DELIVRD" ? "delivered" : FAILED_STATS.has(receipt.stat) ? "failed" : "submitted" });
-      return "matched";
-    });
-    if (changes.size === 0) return { matches, counted: [] };
-    await changeParts(tx, [...changes.values()], now);
-    const counted = await markDeliveredWhenComplete(tx, partsOfMessages(changes, "delivered"), now);
-    for (const { part, receipt } of [...changes.values()].filter((change) => change.status === "failed")) {
-      const failed = await failMessage(tx, part.messageId, receipt, now);
-      if (failed) counted.push(failed);
-    }
-    return { matches, counted };
-  });
+  const { matches, counted } = (await recordInOneStatement(entries, now)) ?? (await sql().transaction((tx) => recordInTransaction(tx, entries, now)));
   for (const { operator, counter } of counted) metrics()[counter].inc({ operator });
   return matches;
 }
 
+type Recorded = { matches: ReceiptMatch[]; counted: { operator: string; counter: Counter }[] };
+
+async function recordInTransaction(tx: SqlExecutor, entries: ReceiptEntry[], now: Date): Promise<Recorded> {
+  const { matches, changes } = planChanges(entries, await findParts(tx, entries));
+  if (changes.length === 0) return { matches, counted: [] };
+  await changeParts(tx, changes, now);
+  const counted = await markDeliveredWhenComplete(tx, partsOfMessages(changes, "delivered"), now);
+  for (const { part, receipt } of changes.filter((change) => change.status === "failed")) {
+    const failed = await failMessage(tx, part.messageId, receipt, now);
+    if (failed) counted.push(failed);
+  }
+  return { matches, counted };
+}
+
+/**
+ * PostgreSQL, when every change is a delivery or an intermediate state of a one-part message
+ * without a webhook (the usual batch): the parts and the messages in one statement. Null for any
+ * other batch: the transaction reads the parts again and does the rest.
+ */
+async function recordInOneStatement(entries: ReceiptEntry[], now: Date): Promise<Recorded | null> {
+  const database = sql();
+  if (database.dialect !== "postgres") return null;
+  const { matches, changes } = planChanges(entries, await findParts(database, entries, { withMessage: true }));
+  const deliveries: PartDelivery[] = [];
+  for (const { part, receipt, status } of changes) {
+    if (status === "failed" || part.partCount !== 1 || part.webhookUrl) return null;
+    deliveries.push({ partId: part.id, status, stat: receipt.stat, err: receipt.err });
+  }
+  if (deliveries.length === 0) return { matches, counted: [] };
+  const delivered = await recordDeliveriesInOneStatement(database, deliveries, now);
+  return { matches, counted: delivered.map(({ operator }) => ({ operator, counter: "messagesDelivered" })) };
+}
+
+/** Which part each receipt is for, and the change of each part that is still "submitted". */
+function planChanges(entries: ReceiptEntry[], parts: (Part | undefined)[]): { matches: ReceiptMatch[]; changes: PartChange[] } {
+  const changes = new Map<string, PartChange>();
+  const matches = entries.map(({ receipt }, index): ReceiptMatch => {
+    const part = parts[index];
+    if (!part) return "unknown";
+    // A part leaves "submitted" once; a repeated receipt in this batch or an earlier one changes nothing.
+    const earlier = changes.get(part.id);
+    if (part.status !== "submitted" || (earlier && earlier.status !== "submitted")) return "matched";
+    changes.set(part.id, { part, receipt, status: receipt.stat === "DELIVRD" ? "delivered" : FAILED_STATS.has(receipt.stat) ? "failed" : "submitted" });
+    return "matched";
+  });
+  return { matches, changes: [...changes.values()] };
+}
+
 /** The part each receipt is for (the newest, if a carrier reused an id), or undefined. */
-async function findParts(tx: SqlExecutor, entries: ReceiptEntry[]): Promise<(Part | undefined)[]> {
+async function findParts(tx: SqlExecutor, entries: ReceiptEntry[], options: { withMessage?: boolean } = {}): Promise<(Part | undefined)[]> {
+  const message = options.withMessage
+    ? { columns: `, m."webhookUrl", (SELECT COUNT(*) FROM "MessagePart" o WHERE o."messageId" = p."messageId") AS "partCount"`, join: ` JOIN "Message" m ON m."id" = p."messageId"` }
+    : { columns: "", join: "" };
   const found: (Part | undefined)[] = Array(entries.length);
   for (const operator of new Set(entries.map((entry) => entry.operator))) {
     const indexes = entries.flatMap((entry, index) => (entry.operator === operator ? [index] : []));
     const candidatesOf = new Map(indexes.map((index) => [index, carrierIdCandidates(entries[index].receipt.messageId)]));
     const ids = inList([...new Set([...candidatesOf.values()].flat())]);
     const rows = await tx.all<Part>(
-      `SELECT "id", "messageId", "status", "carrierMessageId", "createdAt" FROM "MessagePart" WHERE "operator" = ? AND "carrierMessageId" IN ${ids.text}`,
+      `SELECT p."id", p."messageId", p."status", p."carrierMessageId", p."createdAt"${message.columns}
+       FROM "MessagePart" p${message.join} WHERE p."operator" = ? AND p."carrierMessageId" IN ${ids.text}`,
       [operator, ...ids.params],
     );
     const byCarrierId = new Map<string, Part[]>();
@@ -94,8 +129,8 @@ async function changeParts(tx: SqlExecutor, changes: PartChange[], now: Date): P
   );
 }
 
-function partsOfMessages(changes: Map<string, PartChange>, status: PartChange["status"]): string[] {
-  return [...new Set([...changes.values()].filter((change) => change.status === status).map(({ part }) => part.messageId))];
+function partsOfMessages(changes: PartChange[], status: PartChange["status"]): string[] {
+  return [...new Set(changes.filter((change) => change.status === status).map(({ part }) => part.messageId))];
 }
 
 async function failMessage(tx: SqlExecutor, messageId: string, receipt: DeliveryReceipt, now: Date): Promise<{ operator: string; counter: Counter } | null> {

@@ -104,6 +104,30 @@ describe("batched delivery writes", () => {
     expect(await db().webhookDelivery.count({ where: { accountId } })).toBe(0);
   });
 
+  it("records receipts of one-part messages without webhooks (PostgreSQL: one statement): deliveries, intermediate states, repeats, unknown ids", async () => {
+    const accountId = await createSendingAccount();
+    const [first, second, third] = await send(accountId, ["+263771260001", "+263771260002", "+263771260003"], "One part");
+    const claimed = new Map((await claimAll(3)).map((message) => [message.id, message]));
+    await recordDispatchOutcomes([accepted(claimed.get(first)!, ["g1"]), accepted(claimed.get(second)!, ["h1"]), accepted(claimed.get(third)!, ["i1"])], DEFAULT_RETRY_POLICY);
+    const stateOf = async (messageId: string) => {
+      const message = await db().message.findUniqueOrThrow({ where: { id: messageId }, include: { parts: true } });
+      return { status: message.status, operatorResponse: message.operatorResponse, delivered: message.deliveredAt !== null, parts: message.parts.map((part) => [part.status, part.receiptStat]) };
+    };
+
+    expect(await recordReceipts([receipt("g1", "DELIVRD"), receipt("h1", "ENROUTE"), receipt("g1", "DELIVRD"), receipt("eeee0000", "DELIVRD")])).toEqual(["matched", "matched", "matched", "unknown"]);
+    expect(await stateOf(first)).toEqual({ status: "success", operatorResponse: "DELIVRD", delivered: true, parts: [["delivered", "DELIVRD"]] });
+    expect(await stateOf(second)).toEqual({ status: "success", operatorResponse: "ESME_ROK id:h1", delivered: false, parts: [["submitted", "ENROUTE"]] });
+    expect(await stateOf(third)).toEqual({ status: "success", operatorResponse: "ESME_ROK id:i1", delivered: false, parts: [["submitted", null]] });
+
+    expect(await recordReceipts([receipt("h1", "DELIVRD"), receipt("i1", "DELIVRD"), receipt("g1", "UNDELIV")])).toEqual(["matched", "matched", "matched"]);
+    expect(await stateOf(second)).toMatchObject({ delivered: true, parts: [["delivered", "DELIVRD"]] });
+    expect(await stateOf(third)).toMatchObject({ delivered: true, parts: [["delivered", "DELIVRD"]] });
+    // A final part stays final: UNDELIV after DELIVRD changes nothing and refunds nothing.
+    expect(await stateOf(first)).toEqual({ status: "success", operatorResponse: "DELIVRD", delivered: true, parts: [["delivered", "DELIVRD"]] });
+    expect(await eventKinds(first)).toEqual(["accepted", "dispatched", "success", "delivered"]);
+    await expectLedgerBalanced(accountId);
+  });
+
   it("records a batch of receipts: repeats and intermediate states, parts completing a message, a failure refunded once, unknown ids", async () => {
     const accountId = await createSendingAccount();
     const [twoParts, failing, silent] = await send(accountId, ["+263771240011", "+263771240012", "+263771240013"], "Receipts");
