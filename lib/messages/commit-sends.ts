@@ -22,7 +22,7 @@ import type { Recipient } from "./msisdn";
 import { insertRows } from "@/lib/db/insert-rows";
 import { inList } from "@/lib/db/batch-lists";
 import { timeOrderedUuid } from "./time-ordered-uuid";
-import { writeSendsInOneStatement } from "./write-sends-in-one-statement";
+import { readSendingAccount, writeSendsInOneStatement } from "./write-sends-in-one-statement";
 
 export type PreparedSend = {
   accountId: string;
@@ -140,9 +140,9 @@ export async function commitSends(sends: PreparedSend[]): Promise<Array<Accepted
 
 async function writeBatch(sends: PreparedSend[]): Promise<Array<AcceptedSend | AppError>> {
   if (sql().dialect === "postgres" && fitsOneStatement(sends)) {
-    const [pricing, accounts] = await Promise.all([loadPricing(sends), readAccounts(sql(), [sends[0].accountId], false)]);
-    const written = await writeInOneStatement(sends, pricing, accounts);
-    return written ?? writeSends(sends, pricing, true);
+    const written = await writeInOneStatement(sends);
+    if (written) return written;
+    return writeSends(sends, await loadPricing(sends), true);
   }
   const pricing = await loadPricing(sends);
   return writeSends(sends, pricing, false).catch((error: unknown) => {
@@ -158,19 +158,19 @@ function fitsOneStatement(sends: PreparedSend[]): boolean {
 }
 
 /**
- * The batch's sends priced against the account's balance as read (unlocked), then written by one
- * statement. Null when a send is refused, or when a key or the balance moved before the statement
- * (it wrote nothing): the caller runs the batch again in a transaction under the account's lock,
- * which reads every key again before any answer.
+ * The batch's sends priced against the account as read (unlocked, one round trip), then written by
+ * one statement. Null when a send is refused, or when a key or the balance moved before the
+ * statement (it wrote nothing): the caller runs the batch again in a transaction under the
+ * account's lock, which reads every key again before any answer.
  */
-async function writeInOneStatement(sends: PreparedSend[], pricing: Map<string, Pricing>, accounts: Map<string, AccountState>): Promise<AcceptedSend[] | null> {
+async function writeInOneStatement(sends: PreparedSend[]): Promise<AcceptedSend[] | null> {
   const [{ accountId }] = sends;
-  const account = accounts.get(accountId);
+  const account = await readSendingAccount(sql(), accountId);
   if (!account) return null;
   const now = new Date();
   const results: AcceptedSend[] = [];
   for (const send of sends) {
-    const result = evaluate(send, account, pricing.get(accountId)!, now);
+    const result = evaluate(send, account, account, now); // the account carries its pricing
     if (result instanceof AppError) return null;
     results.push(result);
   }

@@ -8,11 +8,34 @@
 // FOR SHARE, so a revoke waits for this statement) and the balance, as it is at the row lock, covers
 // the batch. When it does not land, the caller runs the batch again the careful way.
 import type { SqlExecutor } from "@/lib/db/sql";
+import { DEFAULT_SCOPE, resolveRates, type RateRow } from "@/lib/rates/rates";
+import type { Operator } from "@/lib/carriers/operators";
 import type { AcceptedMessage } from "./commit-sends";
 
 /** What the statement stores of a message: its own values and those of its send. */
 export type OneStatementMessage = Pick<AcceptedMessage, "id" | "to" | "operator" | "charge" | "body" | "senderId" | "segments" | "encoding" | "webhookUrl">;
 export type OneStatementSend = { apiKeyId: string | null; userId: string | null; actor: string; messages: OneStatementMessage[] };
+
+/** What pricing a batch needs of its account, as it is now (unlocked): the balance is checked again by the hold. */
+export type SendingAccount = { balance: bigint; currency: string; rates: Record<Operator, bigint>; approvedSenders: Set<string> };
+
+const READ_SENDING_ACCOUNT = `
+SELECT a."balance", a."currency",
+  ARRAY(SELECT s."name" FROM "SenderId" s WHERE s."accountId" = a."id" AND s."status" = 'approved') AS "approvedSenders",
+  (SELECT json_agg(json_build_object('scope', r."scope", 'operator', r."operator", 'pricePerSegment', r."pricePerSegment"))
+   FROM "Rate" r WHERE r."scope" IN (CAST(? AS TEXT), a."id")) AS "rates"
+FROM "Account" a WHERE a."id" = ?`;
+
+/** The account's balance, currency, approved sender ids and rates in one round trip; undefined if there is no such account. */
+export async function readSendingAccount(executor: SqlExecutor, accountId: string): Promise<SendingAccount | undefined> {
+  const row = await executor.get<{ balance: number | string; currency: string; approvedSenders: string[]; rates: RateRow[] | null }>(
+    READ_SENDING_ACCOUNT,
+    [DEFAULT_SCOPE, accountId],
+    { prepared: true },
+  );
+  if (!row) return undefined;
+  return { balance: BigInt(row.balance), currency: row.currency, rates: resolveRates(row.rates ?? [], accountId), approvedSenders: new Set(row.approvedSenders) };
+}
 
 /** Row-wise values travel as one array per column, so the text is the same for any batch size. */
 const WRITE_BATCH = `

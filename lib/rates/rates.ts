@@ -37,14 +37,21 @@ export async function setRate(input: {
   });
 }
 
-/** The price per segment of each carrier for an account. A carrier with no rate at all cannot be priced. */
-/** Raw SQL: read on every group-committed send batch, where a Prisma query's CPU shows. */
+/**
+ * The price per segment of each carrier for an account. A carrier with no rate at all cannot be
+ * priced. Raw SQL: read on every group-committed send batch, where a Prisma query's CPU shows.
+ */
 export async function getAccountRates(accountId: string): Promise<Record<Operator, bigint>> {
-  const rows = await sql().all<{ scope: string; operator: string; pricePerSegment: number | string }>(
-    `SELECT "scope", "operator", "pricePerSegment" FROM "Rate" WHERE "scope" IN (?, ?)`,
-    [DEFAULT_SCOPE, accountId],
-    { prepared: true },
-  );
+  const rows = await sql().all<RateRow>(`SELECT "scope", "operator", "pricePerSegment" FROM "Rate" WHERE "scope" IN (?, ?)`, [DEFAULT_SCOPE, accountId], {
+    prepared: true,
+  });
+  return resolveRates(rows, accountId);
+}
+
+export type RateRow = { scope: string; operator: string; pricePerSegment: number | string };
+
+/** From the default and the account's own rate rows: the account's rate of each carrier, else the default. */
+export function resolveRates(rows: readonly RateRow[], accountId: string): Record<Operator, bigint> {
   const rates = {} as Record<Operator, bigint>;
   for (const operator of operators) {
     const row = rows.find((rate) => rate.scope === accountId && rate.operator === operator) ??
