@@ -7,7 +7,9 @@
 // - The same key and the same request (method, path, body) within 24 hours: the stored response is
 //   replayed, status and body byte for byte, with `Idempotent-Replayed: true`; nothing runs again.
 // - The same key with a different request: IDEMPOTENCY_MISMATCH (422). While the first request is
-//   still running: CONFLICT (409, Retry-After 1).
+//   still running: CONFLICT (409, Retry-After 1). A claim older than any request runs (its process
+//   died mid-request) is a final CONFLICT without Retry-After: whether the first request took effect
+//   is unknown, and running it again could send twice, so the client is told to look first.
 import crypto from "node:crypto";
 import { sql } from "@/lib/db/client";
 import { fromDbTime, toDbTime } from "@/lib/db/sql";
@@ -21,8 +23,10 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const PURGE_INTERVAL_MS = 60_000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const IN_PROGRESS = 0;
+/** Far beyond any request's run (a 100,000-recipient bulk send takes seconds; shutdown waits 15 s). */
+const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 
-type StoredResponse = { requestHash: string; responseStatus: number; responseBody: string; expiresAt: unknown };
+type StoredResponse = { requestHash: string; responseStatus: number; responseBody: string; createdAt: unknown; expiresAt: unknown };
 type AuthedHandler = (context: AuthedContext) => Promise<ApiResponse>;
 
 let lastPurge = 0;
@@ -91,7 +95,7 @@ async function claimKey(accountId: string, key: string, requestHash: string): Pr
     );
     if (claimed > 0) return null;
     const existing = await sql().get<StoredResponse>(
-      `SELECT "requestHash", "responseStatus", "responseBody", "expiresAt" FROM "IdempotencyKey" WHERE "accountId" = ? AND "key" = ?`,
+      `SELECT "requestHash", "responseStatus", "responseBody", "createdAt", "expiresAt" FROM "IdempotencyKey" WHERE "accountId" = ? AND "key" = ?`,
       [accountId, key],
     );
     if (existing && fromDbTime(existing.expiresAt).getTime() > now.getTime()) return existing;
@@ -104,6 +108,12 @@ function replay(stored: StoredResponse, requestHash: string): ApiResponse {
   if (stored.requestHash !== requestHash) {
     throw new AppError("IDEMPOTENCY_MISMATCH", "Idempotency-Key reused for a different request", {
       description: "This Idempotency-Key was used in the last 24 hours with a different request; use a new key for a new request",
+    });
+  }
+  if (stored.responseStatus === IN_PROGRESS && Date.now() - fromDbTime(stored.createdAt).getTime() > ABANDONED_AFTER_MS) {
+    throw new AppError("CONFLICT", "The first request with this Idempotency-Key did not finish", {
+      description:
+        "The first request with this Idempotency-Key stopped before it answered (the server was interrupted); whether it took effect is unknown. Look up your messages and balance before sending again, with a new Idempotency-Key",
     });
   }
   if (stored.responseStatus === IN_PROGRESS) {

@@ -61,7 +61,7 @@ type Operation = {
 };
 
 const IDEMPOTENCY_ERRORS = {
-  409: "A request with the same Idempotency-Key is still in progress (retry after the Retry-After seconds)",
+  409: "A request with the same Idempotency-Key is still in progress (retry after the Retry-After seconds), or never answered (no Retry-After: its outcome is unknown; check before sending again with a new key)",
   413: "The request body is larger than the endpoint accepts",
 };
 
