@@ -3,7 +3,8 @@
 // written). Per message: the status change, its parts, its webhook, and on retry or failure its
 // timeline event and refund. A write only lands while this dispatcher still holds the lease; a
 // message whose lease ran out belongs to whoever claimed it next. Acceptances, nearly every answer,
-// are written with one statement per batch and table; retries and failures one by one.
+// are written with one statement per batch and table; retries and failures one by one. On
+// PostgreSQL a batch of acceptances without webhooks is one statement, with no transaction around it.
 import crypto from "node:crypto";
 import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";

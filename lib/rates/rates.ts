@@ -42,9 +42,11 @@ export async function setRate(input: {
  * priced. Raw SQL: read on every group-committed send batch, where a Prisma query's CPU shows.
  */
 export async function getAccountRates(accountId: string): Promise<Record<Operator, bigint>> {
-  const rows = await sql().all<RateRow>(`SELECT "scope", "operator", "pricePerSegment" FROM "Rate" WHERE "scope" IN (?, ?)`, [DEFAULT_SCOPE, accountId], {
-    prepared: true,
-  });
+  const rows = await sql().all<RateRow>(
+    `SELECT "scope", "operator", "pricePerSegment" FROM "Rate" WHERE "scope" IN (?, ?)`,
+    [DEFAULT_SCOPE, accountId],
+    { prepared: true },
+  );
   return resolveRates(rows, accountId);
 }
 
