@@ -87,6 +87,10 @@ export function configureSqlite(db: Database.Database): void {
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
+  // Statement journals (every multi-row write inside a transaction keeps one, to undo that statement
+  // alone) stay in memory: spilled to a temporary file they cost a file created and unlinked per
+  // transaction and two writes per page, 5 of the 13 page writes of a single send with two workers.
+  db.pragma("temp_store = MEMORY");
 }
 
 class SqliteExecutor implements SqlExecutor {
@@ -214,8 +218,12 @@ async function retryWhileBusy<T>(statement: () => T): Promise<T> {
 
 const TIMESTAMP_OID = 1114;
 const INT8_OID = 20;
-/** Required only when a process opens PostgreSQL: on SQLite it would be 11 MB of every process's memory. */
-export const requireOnPostgres = createRequire(import.meta.url);
+/**
+ * Required only when a process opens PostgreSQL: on SQLite it would be 11 MB of every process's memory.
+ * Resolved from the project root (the working directory, as for migrations), which holds wherever
+ * this module runs: its source, a bundle of either format (lib/server/bundle.ts), Next's server build.
+ */
+export const requireOnPostgres = createRequire(path.join(process.cwd(), "package.json"));
 let loadedPg: typeof pg | undefined;
 
 function loadPg(): typeof pg {
