@@ -95,7 +95,7 @@ async function serveApi(req: http.IncomingMessage, res: http.ServerResponse): Pr
     const body = method === "GET" || method === "HEAD" ? null : await readBody(req);
     const response = await runApiRequest({
       method,
-      pathname: new URL(url).pathname,
+      pathname: plainPathname(req.url ?? "/") ?? new URL(url).pathname,
       headers: nodeRequestHeaders(req),
       request: lazyWebRequest(req, url, body),
       readBody: async (limit) => {
@@ -159,9 +159,33 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** Web Headers' get over node's parsed headers: case-insensitive, a repeated header's values joined. */
+/** Letters, digits, `_`, `-` and `/`: a path that URL parsing would return as it is. */
+const PLAIN_PATH = /^\/[\w/-]*$/;
+
+/** The request target's path when it is plain (the API's own paths are); null when it needs URL parsing. */
+function plainPathname(target: string): string | null {
+  const query = target.indexOf("?");
+  const path = query < 0 ? target : target.slice(0, query);
+  return PLAIN_PATH.test(path) ? path : null;
+}
+
+/**
+ * Web Headers' get over node's raw headers: case-insensitive, a repeated header's values joined.
+ * A handler reads three or four headers; node's headersDistinct would lowercase and copy them all.
+ */
 function nodeRequestHeaders(req: http.IncomingMessage): RequestHeaders {
-  return { get: (name) => req.headersDistinct[name.toLowerCase()]?.join(", ") ?? null };
+  return {
+    get: (name) => {
+      const wanted = name.toLowerCase();
+      const raw = req.rawHeaders;
+      let value: string | null = null;
+      for (let i = 0; i < raw.length; i += 2) {
+        if (raw[i].length !== wanted.length || raw[i].toLowerCase() !== wanted) continue;
+        value = value === null ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
+      }
+      return value;
+    },
+  };
 }
 
 function webHeaders(req: http.IncomingMessage): Headers {

@@ -1,5 +1,6 @@
 // The production server process: health, metrics, the API's 404 shape, request ids in JSON logs,
 // and a graceful stop on SIGTERM.
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmptyDatabase, testDatabaseKind, type TestDatabase } from "../helpers/test-database";
 import { startServerProcess, type ServerProcess } from "../helpers/server-process";
@@ -54,6 +55,17 @@ describe("server", () => {
     expect(await response.json()).toMatchObject({ status: "error", error: { code: "UNAUTHORIZED" } });
   });
 
+  it("reads the request as the Web API would: dot segments resolved, a repeated header's values joined", async () => {
+    // Sent as written (fetch would resolve the dots itself): the lean path takes plain paths as they
+    // are and parses any other.
+    const resolved = await rawGet("/api/v1/../health", {});
+    expect(resolved.status).toBe(200);
+    expect(JSON.parse(resolved.body)).toMatchObject({ status: "ok" });
+    // Two ids joined are no valid id, so the server makes its own, as it would for "a, b" in one header.
+    const repeated = await rawGet("/api/health", { "x-request-id": ["trace-aaaa-1111", "trace-bbbb-2222"] });
+    expect(repeated.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it("logs JSON lines carrying the request id, and stops gracefully on SIGTERM", async () => {
     const response = await fetch(`${server.url}/api/health`, { headers: { "x-request-id": "trace-abc-123456" } });
     expect(response.headers.get("x-request-id")).toBe("trace-abc-123456");
@@ -64,3 +76,16 @@ describe("server", () => {
     expect(lines.map((line) => line.msg)).toContain("shutdown complete");
   });
 });
+
+function rawGet(path: string, headers: http.OutgoingHttpHeaders): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    // Options, not a URL string, which node would parse (and resolve) before sending.
+    const request = http.get({ host: "127.0.0.1", port: server.port, path, headers }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (body += chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+    });
+    request.on("error", reject);
+  });
+}
