@@ -6,9 +6,7 @@ process.env.NEXT_TELEMETRY_DISABLED = "1";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { prepareDatabase } from "@/lib/db/prepare-database";
-import { seedDemo } from "@/lib/accounts/seed-demo";
-import { startServer, stopOnSignals } from "@/lib/server/start-server";
+import { importServerEntry } from "@/lib/server/bundle";
 
 const SOURCE_DIRS = ["app", "components", "lib", "public", "types"];
 const SOURCE_FILES = ["next.config.js", "tailwind.config.ts", "postcss.config.mjs", "package.json", "tsconfig.json"];
@@ -35,6 +33,8 @@ function buildIfNeeded(): void {
 
 async function main() {
   buildIfNeeded();
+  // The server's code from its plain-JavaScript bundle (lib/server/bundle.ts).
+  const { prepareDatabase, seedDemo, startServer, stopOnSignals } = await importServerEntry();
   await prepareDatabase();
   const demo = await seedDemo();
   const running = await startServer({ dashboard: true });

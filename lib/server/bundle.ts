@@ -1,17 +1,32 @@
-// What the cluster primary forks its HTTP workers on: lib/server/http-worker.ts bundled by esbuild
-// into one plain-JavaScript file, run by node without tsx. tsx's ESM loader hooks run on a loader
-// thread of their own on Node 20, about 35 MB of RSS in every worker. The bundle is rebuilt at every
-// primary start (well under a second), so it never runs stale code; if bundling fails for any reason,
-// the workers run the TypeScript source under tsx as before.
+// Production code runs as plain JavaScript bundled by esbuild, not TypeScript under tsx:
+// - the HTTP workers (HTTP_PROCESSES > 1) are forked on lib/server/http-worker.ts bundled, without
+//   tsx's flags: tsx's ESM loader hooks run on a loader thread of their own on Node 20, about 35 MB
+//   of RSS in every worker;
+// - the entry scripts (server.ts, scripts/start.ts, scripts/worker.ts) start under tsx but require what
+//   they run from lib/server/server-entry.ts bundled: tsx compiles with esbuild's keepNames, which
+//   wraps every named closure in a call that redefines the function's name, each time the closure is
+//   made. On the request path that cost a one-process server about 15 % of its CPU per send. This
+//   bundle is CommonJS, as tsx compiles the sources: imported as ESM it went through tsx's loader
+//   thread, and the process took 20 MB more.
+// Bundles are rebuilt at every start (well under a second), so they never run stale code; if
+// bundling fails for any reason (a read-only install, say), the TypeScript source runs under tsx.
 import fs from "node:fs/promises";
 import path from "node:path";
+import { createRequire } from "node:module";
 import type { Plugin } from "esbuild";
 import { logger } from "@/lib/log";
 
-const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
-const WORKER_SOURCE = path.join(import.meta.dirname, "http-worker.ts");
-/** Under the project, so the bundle's bare imports (next, pino, @prisma/…) resolve from its node_modules. */
-export const WORKER_BUNDLE = path.join(PROJECT_ROOT, "node_modules/.cache/tumira/http-worker.mjs");
+/**
+ * The working directory npm runs scripts in, as for migrations and Next. Not import.meta.dirname:
+ * inside a bundle that is the bundle's folder.
+ */
+const PROJECT_ROOT = process.cwd();
+const WORKER_SOURCE = path.join(PROJECT_ROOT, "lib/server/http-worker.ts");
+const SERVER_ENTRY_SOURCE = path.join(PROJECT_ROOT, "lib/server/server-entry.ts");
+/** Under the project, so the bundles' bare imports (next, pino, @prisma/…) resolve from its node_modules. */
+const BUNDLE_DIR = path.join(PROJECT_ROOT, "node_modules/.cache/tumira");
+export const WORKER_BUNDLE = path.join(BUNDLE_DIR, "http-worker.mjs");
+export const SERVER_ENTRY_BUNDLE = path.join(BUNDLE_DIR, "server-entry.cjs");
 /** Imported from where they are, never bundled: the generated Prisma clients load files next to themselves. */
 const UNBUNDLED_DIRS = [path.join(PROJECT_ROOT, "lib/db/generated")];
 /** Node's flags that load a module before the entry: how tsx comes in. */
@@ -19,7 +34,22 @@ const LOADER_FLAGS = new Set(["--import", "--require", "-r", "--loader", "--expe
 /** Marks keepUnbundled's own resolve calls, which it must not intercept again. */
 const OWN_RESOLVE = Symbol("keep-unbundled");
 
+export type ServerEntry = typeof import("./server-entry");
 export type WorkerEntry = { exec: string; execArgv: string[] };
+
+/** lib/server/server-entry.ts from its bundle, or from the TypeScript source if bundling fails. */
+export async function importServerEntry(bundle: () => Promise<string> = () => bundleModule(SERVER_ENTRY_SOURCE, SERVER_ENTRY_BUNDLE, "cjs")): Promise<ServerEntry> {
+  const started = performance.now();
+  try {
+    const file = await bundle();
+    const entry = createRequire(path.join(PROJECT_ROOT, "package.json"))(file) as ServerEntry;
+    logger.info({ file, ms: Math.round(performance.now() - started) }, "server bundled");
+    return entry;
+  } catch (error) {
+    logger.warn({ err: error }, "could not bundle the server; it runs the TypeScript under tsx");
+    return import("./server-entry");
+  }
+}
 
 /** The bundled worker with tsx's flags dropped, or the TypeScript source under tsx if bundling fails. */
 export async function chooseWorkerEntry(bundle: () => Promise<string> = bundleHttpWorker): Promise<WorkerEntry> {
@@ -35,30 +65,39 @@ export async function chooseWorkerEntry(bundle: () => Promise<string> = bundleHt
 }
 
 /** Writes WORKER_BUNDLE and returns its path. */
-export async function bundleHttpWorker(): Promise<string> {
-  // Loaded here only: a single-process server never needs esbuild.
+export function bundleHttpWorker(): Promise<string> {
+  return bundleModule(WORKER_SOURCE, WORKER_BUNDLE, "esm");
+}
+
+/**
+ * Bundles `source` and its project imports (packages stay external) into `outfile`. Throws if esbuild
+ * warns: a warned construct (import.meta in CommonJS, say) would misbehave only at run time.
+ */
+async function bundleModule(source: string, outfile: string, format: "esm" | "cjs"): Promise<string> {
+  // Loaded here only: nothing else needs esbuild at run time.
   const { build, stop } = await import("esbuild");
   const result = await build({
     absWorkingDir: PROJECT_ROOT,
-    entryPoints: [WORKER_SOURCE],
+    entryPoints: [source],
     // "@/…" resolves through tsconfig's paths.
     tsconfig: path.join(PROJECT_ROOT, "tsconfig.json"),
     bundle: true,
     platform: "node",
-    format: "esm",
+    format,
     target: "node20",
     packages: "external",
     plugins: [keepUnbundled(UNBUNDLED_DIRS)],
-    outfile: WORKER_BUNDLE,
+    outfile,
     write: false,
     logLevel: "silent",
   }).finally(stop);
-  // Written aside and renamed: another primary starting at the same time never forks on half a file.
-  const partial = `${WORKER_BUNDLE}.${process.pid}.tmp`;
-  await fs.mkdir(path.dirname(WORKER_BUNDLE), { recursive: true });
+  if (result.warnings.length > 0) throw new Error(`esbuild warned: ${result.warnings.map((warning) => warning.text).join("; ")}`);
+  // Written aside and renamed: another process starting at the same time never runs half a file.
+  const partial = `${outfile}.${process.pid}.tmp`;
+  await fs.mkdir(path.dirname(outfile), { recursive: true });
   await fs.writeFile(partial, result.outputFiles[0].contents);
-  await fs.rename(partial, WORKER_BUNDLE);
-  return WORKER_BUNDLE;
+  await fs.rename(partial, outfile);
+  return outfile;
 }
 
 /** Leaves every import that resolves into one of `dirs` external, by its absolute file path. */

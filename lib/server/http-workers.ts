@@ -1,11 +1,11 @@
 // The primary's side of HTTP_PROCESSES > 1: forks the HTTP workers (lib/server/http-worker.ts, bundled
-// into plain JavaScript by lib/server/bundle-http-worker.ts) on the shared port (node:cluster; the
+// into plain JavaScript by lib/server/bundle.ts) on the shared port (node:cluster; the
 // primary accepts connections and hands them out round-robin), replaces a worker that dies, stops
 // them gracefully, and gives up when none of them can start.
 import cluster, { type Worker } from "node:cluster";
 import { logger } from "@/lib/log";
 import { serveClusterMetrics } from "@/lib/metrics-cluster";
-import { chooseWorkerEntry } from "./bundle-http-worker";
+import { chooseWorkerEntry } from "./bundle";
 import type { HttpServing, ServeOptions } from "./http-server";
 
 /** The environment variable that hands the serve options to a worker. */

@@ -2,13 +2,13 @@
 // dispatcher, SMSC simulator) and two HTTP workers on one port. Concurrent sends and reads over many
 // connections, /metrics merged across the three processes, a SIGKILLed worker replaced, SIGTERM with
 // sends in flight, and a primary that gives up when no worker can start. Workers run the bundled
-// JavaScript (lib/server/bundle-http-worker.ts), not TypeScript under tsx.
+// JavaScript (lib/server/bundle.ts), not TypeScript under tsx.
 import fs from "node:fs";
 import net from "node:net";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { WORKER_BUNDLE } from "@/lib/server/bundle-http-worker";
+import { WORKER_BUNDLE } from "@/lib/server/bundle";
 import { callApi, seedAccount, type ApiCall, type SeededAccount } from "../helpers/api-test-server";
 import { waitFor } from "../helpers/delivery";
 import { useTestDatabase } from "../helpers/test-database";

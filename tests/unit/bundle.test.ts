@@ -1,9 +1,12 @@
-// The HTTP workers' entry: the bundled JavaScript without tsx's flags, or the TypeScript source under
-// tsx when bundling fails. The cluster test (tests/integration/http-cluster.test.ts) runs the bundle.
+// The bundles production code runs from: the HTTP workers' entry (the bundled JavaScript without tsx's
+// flags, or the TypeScript source under tsx when bundling fails) and the entry scripts' server code.
+// The cluster test (tests/integration/http-cluster.test.ts) runs the worker bundle; every test that
+// starts a server process (tests/helpers/server-process.ts) runs the server's.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bundleHttpWorker, chooseWorkerEntry, WORKER_BUNDLE, withoutTsx, withSmallYoungGeneration } from "@/lib/server/bundle-http-worker";
+import { bundleHttpWorker, chooseWorkerEntry, importServerEntry, SERVER_ENTRY_BUNDLE, WORKER_BUNDLE, withoutTsx, withSmallYoungGeneration } from "@/lib/server/bundle";
+import * as serverEntrySource from "@/lib/server/server-entry";
 
 describe("withoutTsx", () => {
   it("drops tsx's loader flags in every spelling and keeps every other flag", () => {
@@ -46,5 +49,21 @@ describe("bundleHttpWorker", () => {
     expect(code).not.toContain("getPrismaClient");
     expect(code).not.toMatch(/from "[^"]*\.ts"/);
     expect(code).toContain('await import("next")');
+  });
+});
+
+describe("importServerEntry", () => {
+  it("imports the bundle, whose code is its own instance and has no name-keeping helper of tsx", async () => {
+    const entry = await importServerEntry();
+    expect(Object.keys(entry).sort()).toEqual(Object.keys(serverEntrySource).sort());
+    expect(entry.startServer).not.toBe(serverEntrySource.startServer);
+    const code = fs.readFileSync(SERVER_ENTRY_BUNDLE, "utf8");
+    expect(code).not.toContain("__name(");
+    expect(code).not.toMatch(/require\("[^"]*\.ts"\)/);
+  });
+
+  it("falls back to the TypeScript source when bundling fails", async () => {
+    const entry = await importServerEntry(() => Promise.reject(new Error("read-only install")));
+    expect(entry.startServer).toBe(serverEntrySource.startServer);
   });
 });
