@@ -1,15 +1,18 @@
 // The production HTTP server: /api/v1/*, /api/health and /metrics go straight to the API (the lean
 // path: no Next pipeline, see README "Architecture"); everything else goes to Next.
-// The lean path skips what costs most per request in Node's Web API objects: it reads the body from
-// node:http's events, hands handlers node's own parsed headers, and builds a Web Request only if a
-// handler reaches past method and url (a POST Request costs about 30 µs, a third of a small request).
+// The lean path reads plain API requests off the socket itself (lib/server/lean-connections.ts) and
+// hands any other connection to node:http, whose API requests end here too (serveApi). Either way
+// handlers get the raw headers behind Web Headers' get, and a Web Request built only if a handler
+// reaches past method and url (a POST Request costs about 30 µs, a third of a small request).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { payloadTooLarge, runApiRequest } from "@/lib/api/handle-api-request";
+import { json, type ApiResponse, type HeaderMap } from "@/lib/api/respond";
 import { isApiPath } from "@/lib/api/routes";
 import type { RequestHeaders } from "@/lib/api/route";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
+import { serveLeanConnections, type LeanConnections } from "./lean-connections";
 
 /** Above the largest route limit (bulk); each route checks its own limit. */
 const LEAN_PATH_BODY_CAP = 16 * 1024 * 1024;
@@ -41,7 +44,7 @@ export async function serveHttp(options: ServeOptions): Promise<HttpServing> {
     nextHandler = app.getRequestHandler();
     closeNext = () => app.close();
   }
-  const server = createHttpServer(nextHandler, { trustProxy: env.TRUST_PROXY });
+  const { server, lean } = createHttpServer(nextHandler, { trustProxy: env.TRUST_PROXY });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
@@ -49,29 +52,38 @@ export async function serveHttp(options: ServeOptions): Promise<HttpServing> {
   return {
     port: (server.address() as AddressInfo).port,
     close: async () => {
-      await closeHttpServer(server);
+      await closeHttpServer(server, lean);
       await closeNext?.().catch(() => undefined);
     },
   };
 }
 
 /** Resolves when every in-flight request has finished (or the grace period ran out). */
-function closeHttpServer(server: http.Server): Promise<void> {
+function closeHttpServer(server: http.Server, lean: LeanConnections): Promise<void> {
   return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const closeIdle = () => {
+      server.closeIdleConnections();
+      lean.closeIdle();
+    };
+    const force = setTimeout(() => {
+      server.closeAllConnections();
+      lean.closeAll();
+    }, SHUTDOWN_GRACE_MS);
+    const idle = setInterval(closeIdle, 100);
     server.close(() => {
       clearTimeout(force);
       clearInterval(idle);
       resolve();
     });
-    server.closeIdleConnections();
+    closeIdle();
   });
 }
 
 type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
-function createHttpServer(nextHandler: NodeHandler | null, options: { trustProxy: boolean }): http.Server {
+type ServerWithLeanPath = { server: http.Server; lean: LeanConnections };
+
+function createHttpServer(nextHandler: NodeHandler | null, options: { trustProxy: boolean }): ServerWithLeanPath {
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? "/").split("?")[0];
     if (isApiPath(pathname) || !nextHandler) {
@@ -85,24 +97,43 @@ function createHttpServer(nextHandler: NodeHandler | null, options: { trustProxy
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  return server;
+  const lean = serveLeanConnections(server, {
+    accepts: (_method, target) => !nextHandler || isApiPath(target.split("?")[0]),
+    answer: ({ method, target, rawHeaders, body }) => answerApi(method, target, rawHeaders, body),
+    failed: internalError,
+    bodyCap: LEAN_PATH_BODY_CAP,
+    tooLarge: () => bodyTooLarge(),
+  });
+  return { server, lean };
 }
 
+/** The API's answer to a request, read by either path. */
+function answerApi(method: string, target: string, rawHeaders: string[], body: Buffer | null): Promise<ApiResponse> {
+  const headers = rawHeadersGetter(rawHeaders);
+  const url = () => requestUrl(headers.get("host"), target);
+  return runApiRequest({
+    method,
+    pathname: plainPathname(target) ?? new URL(url()).pathname,
+    headers,
+    request: lazyWebRequest(method, url, rawHeaders, body),
+    readBody: async (limit) => {
+      if (body && body.length > limit) throw payloadTooLarge(limit);
+      return body ?? NO_BODY;
+    },
+  });
+}
+
+/** node:http's side of the API: connections the lean path handed over (lib/server/lean-connections.ts). */
 async function serveApi(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  let response: ApiResponse;
   try {
     const method = req.method ?? "GET";
-    const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
     const body = method === "GET" || method === "HEAD" ? null : await readBody(req);
-    const response = await runApiRequest({
-      method,
-      pathname: plainPathname(req.url ?? "/") ?? new URL(url).pathname,
-      headers: nodeRequestHeaders(req),
-      request: lazyWebRequest(req, url, body),
-      readBody: async (limit) => {
-        if (body && body.length > limit) throw payloadTooLarge(limit);
-        return body ?? NO_BODY;
-      },
-    });
+    response = await answerApi(method, req.url ?? "/", req.rawHeaders, body);
+  } catch (error) {
+    response = error instanceof BodyTooLargeError ? bodyTooLarge({ connection: "close" }) : internalError(error);
+  }
+  try {
     if (typeof response.body !== "string") {
       res.writeHead(response.status, response.headers);
       await writeChunks(res, response.body);
@@ -111,15 +142,21 @@ async function serveApi(req: http.IncomingMessage, res: http.ServerResponse): Pr
     res.writeHead(response.status, { ...response.headers, "content-length": String(Buffer.byteLength(response.body)) });
     res.end(response.body);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) {
-      res.writeHead(413, { "content-type": "application/json; charset=utf-8", connection: "close" });
-      res.end(JSON.stringify({ status: "error", message: "Request body too large", error: { code: "PAYLOAD_TOO_LARGE", description: `The request body must be at most ${LEAN_PATH_BODY_CAP} bytes` } }));
-      return;
-    }
-    logger.error({ err: error }, "lean path failed");
-    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
-    res.end(JSON.stringify({ status: "error", message: "Internal server error", error: { code: "INTERNAL_SERVER_ERROR", description: "An unexpected error occurred" } }));
+    const failed = internalError(error);
+    if (!res.headersSent) res.writeHead(failed.status, failed.headers);
+    res.end(failed.body);
   }
+}
+
+/** The 413 of a body past LEAN_PATH_BODY_CAP; the connection closes, the rest of the upload is never read. */
+function bodyTooLarge(headers: HeaderMap = {}): ApiResponse {
+  const description = `The request body must be at most ${LEAN_PATH_BODY_CAP} bytes`;
+  return json(413, { status: "error", message: "Request body too large", error: { code: "PAYLOAD_TOO_LARGE", description } }, headers);
+}
+
+function internalError(error: unknown): ApiResponse {
+  logger.error({ err: error }, "lean path failed");
+  return json(500, { status: "error", message: "Internal server error", error: { code: "INTERNAL_SERVER_ERROR", description: "An unexpected error occurred" } });
 }
 
 /** A body of chunks, each written when the socket has taken the last (chunked transfer encoding). */
@@ -161,6 +198,8 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 
 /** Letters, digits, `_`, `-` and `/`: a path that URL parsing would return as it is. */
 const PLAIN_PATH = /^\/[\w/-]*$/;
+/** A host name or IPv4 address with a port of up to four digits: always a valid URL host. */
+const PLAIN_HOST = /^[A-Za-z0-9.-]{1,253}(?::\d{1,4})?$/;
 
 /** The request target's path when it is plain (the API's own paths are); null when it needs URL parsing. */
 function plainPathname(target: string): string | null {
@@ -169,15 +208,22 @@ function plainPathname(target: string): string | null {
   return PLAIN_PATH.test(path) ? path : null;
 }
 
+/** The request's URL from its Host and target; a host a URL cannot hold is taken as localhost. */
+function requestUrl(host: string | null, target: string): string {
+  const url = `http://${host ?? "localhost"}${target}`;
+  if (host && PLAIN_HOST.test(host) && target.startsWith("/")) return url;
+  return URL.canParse(url) ? url : new URL(target.startsWith("/") ? target : "/", "http://localhost").href;
+}
+
 /**
- * Web Headers' get over node's raw headers: case-insensitive, a repeated header's values joined.
- * A handler reads three or four headers; node's headersDistinct would lowercase and copy them all.
+ * Web Headers' get over raw headers (names and values alternating, as sent): case-insensitive, a
+ * repeated header's values joined. A handler reads three or four headers; lowercasing and copying
+ * them all would cost more.
  */
-function nodeRequestHeaders(req: http.IncomingMessage): RequestHeaders {
+function rawHeadersGetter(raw: string[]): RequestHeaders {
   return {
     get: (name) => {
       const wanted = name.toLowerCase();
-      const raw = req.rawHeaders;
       let value: string | null = null;
       for (let i = 0; i < raw.length; i += 2) {
         if (raw[i].length !== wanted.length || raw[i].toLowerCase() !== wanted) continue;
@@ -188,24 +234,23 @@ function nodeRequestHeaders(req: http.IncomingMessage): RequestHeaders {
   };
 }
 
-function webHeaders(req: http.IncomingMessage): Headers {
+function webHeaders(raw: string[]): Headers {
   const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
   return headers;
 }
 
-/** Stands in for a Web Request: method and url as read; anything else builds the real one. */
-function lazyWebRequest(req: http.IncomingMessage, url: string, body: Buffer | null): Request {
+/** Stands in for a Web Request: method as read, the url made when read; anything else builds the real one. */
+function lazyWebRequest(method: string, url: () => string, rawHeaders: string[], body: Buffer | null): Request {
   let request: Request | undefined;
-  const method = req.method ?? "GET";
-  const known: Record<string, unknown> = { url, method };
-  return new Proxy(known, {
-    get(target, property) {
-      if (typeof property === "string" && Object.hasOwn(target, property)) return target[property];
-      request ??= new Request(url, { method, headers: webHeaders(req), body: body ? new Uint8Array(body) : null });
+  return new Proxy({} as Request, {
+    get(_target, property) {
+      if (property === "method") return method;
+      if (property === "url") return request?.url ?? url();
+      request ??= new Request(url(), { method, headers: webHeaders(rawHeaders), body: body ? new Uint8Array(body) : null });
       const value = Reflect.get(request, property, request);
       return typeof value === "function" ? value.bind(request) : value;
     },
     getPrototypeOf: () => Request.prototype,
-  }) as unknown as Request;
+  });
 }
