@@ -132,4 +132,34 @@ describe("lean path HTTP/1.1", () => {
     expect(JSON.parse(responses[0].body)).toMatchObject({ status: "error", error: { code: "PAYLOAD_TOO_LARGE" } });
     expect(responses[0].headers.connection).toBe("close");
   });
+
+  // Last: it stops the server.
+  it("at shutdown closes idle connections at once, and answers a request still arriving before closing its connection", async () => {
+    const idle = net.connect(server.port, "127.0.0.1");
+    const idleClosed = new Promise<number>((resolve) => idle.on("close", () => resolve(Date.now())));
+    idle.on("error", () => undefined);
+    const idleAnswered = new Promise((resolve) => idle.once("data", resolve));
+    idle.write(get("/api/health"));
+    await idleAnswered;
+
+    const busy = net.connect(server.port, "127.0.0.1");
+    let busyText = "";
+    busy.on("data", (chunk) => (busyText += chunk.toString("utf8")));
+    const busyClosed = new Promise<void>((resolve) => busy.on("close", () => resolve()));
+    await new Promise((resolve) => busy.once("connect", resolve));
+    const body = JSON.stringify({ name: "late" });
+    busy.write(`POST /api/v1/api-tokens HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const stopping = Date.now();
+    const exited = server.stop();
+    // Within the 15 s grace: the idle connection is not waited for.
+    expect((await idleClosed) - stopping).toBeLessThan(5_000);
+    busy.write(body.slice(5));
+    await busyClosed;
+    const [response] = parseResponses(busyText);
+    expect(response.status).toBe(401);
+    expect(response.headers.connection).toBe("close");
+    expect(await exited).toBe(0);
+  });
 });
