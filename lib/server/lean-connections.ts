@@ -246,7 +246,14 @@ class LeanConnection {
     const streamed = typeof response.body !== "string" && !head.http10;
     if (streamed) {
       this.socket.write(`${text}Transfer-Encoding: chunked\r\n\r\n`);
-      await this.writeChunks(response.body as Iterable<string>);
+      try {
+        await this.writeChunks(response.body as Iterable<string>);
+      } catch (error) {
+        // The head is out: cutting the connection leaves the client a body without its last chunk, never a whole-looking one.
+        this.serving.failed(error);
+        this.socket.destroy();
+        return;
+      }
     } else {
       const body = typeof response.body === "string" ? response.body : bodyText(response);
       this.socket.write(`${text}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
