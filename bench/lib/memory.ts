@@ -36,19 +36,16 @@ export function sampleTreeRss(pid: number, intervalMs = 100): { peakMb: () => nu
     const pss = treeSumMb(pid, processPssMb);
     if (pss !== null) peakPss = Math.max(peakPss ?? 0, pss);
   };
-  const sample = () => {
-    sampleRss();
-    samplePss();
-  };
-  sample();
+  sampleRss();
+  samplePss();
   const timers = [setInterval(sampleRss, intervalMs).unref(), setInterval(samplePss, PSS_INTERVAL_MS).unref()];
   return {
     peakMb: () => {
-      sample();
+      sampleRss();
       return peak;
     },
     peakPssMb: () => {
-      sample();
+      samplePss();
       return peakPss;
     },
     stop: () => timers.forEach(clearInterval),

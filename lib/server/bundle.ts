@@ -39,12 +39,8 @@ export type WorkerEntry = { exec: string; execArgv: string[] };
 
 /** lib/server/server-entry.ts from its bundle, or from the TypeScript source if bundling fails. */
 export async function importServerEntry(bundle: () => Promise<string> = () => bundleModule(SERVER_ENTRY_SOURCE, SERVER_ENTRY_BUNDLE, "cjs")): Promise<ServerEntry> {
-  const started = performance.now();
   try {
-    const file = await bundle();
-    const entry = createRequire(path.join(PROJECT_ROOT, "package.json"))(file) as ServerEntry;
-    logger.info({ file, ms: Math.round(performance.now() - started) }, "server bundled");
-    return entry;
+    return createRequire(path.join(PROJECT_ROOT, "package.json"))(await bundleLogged("server", bundle)) as ServerEntry;
   } catch (error) {
     logger.warn({ err: error }, "could not bundle the server; it runs the TypeScript under tsx");
     return import("./server-entry");
@@ -53,15 +49,21 @@ export async function importServerEntry(bundle: () => Promise<string> = () => bu
 
 /** The bundled worker with tsx's flags dropped, or the TypeScript source under tsx if bundling fails. */
 export async function chooseWorkerEntry(bundle: () => Promise<string> = bundleHttpWorker): Promise<WorkerEntry> {
-  const started = performance.now();
   try {
-    const exec = await bundle();
-    logger.info({ file: exec, ms: Math.round(performance.now() - started) }, "http worker bundled");
+    const exec = await bundleLogged("http worker", bundle);
     return { exec, execArgv: withSmallYoungGeneration(withoutTsx(process.execArgv)) };
   } catch (error) {
     logger.warn({ err: error }, "could not bundle the http worker; its processes run it under tsx");
     return { exec: WORKER_SOURCE, execArgv: withSmallYoungGeneration(process.execArgv) };
   }
+}
+
+/** Runs `bundle` and logs the file it wrote and how long that took. */
+async function bundleLogged(what: string, bundle: () => Promise<string>): Promise<string> {
+  const started = performance.now();
+  const file = await bundle();
+  logger.info({ file, ms: Math.round(performance.now() - started) }, `${what} bundled`);
+  return file;
 }
 
 /** Writes WORKER_BUNDLE and returns its path. */
