@@ -6,16 +6,22 @@ import type { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/sqlite";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgres";
 import { databaseKind, getEnv } from "@/lib/env";
-import { openSql, requireOnPostgres, sqlitePath, type Sql } from "./sql";
+import { openSql, requireOnPostgres, sqlitePath, type OpenSqlOptions, type Sql } from "./sql";
 
 export type { PrismaClient };
 export type Database = { kind: "sqlite" | "postgres"; url: string; prisma: PrismaClient; sql: Sql };
 
-const globalForDb = globalThis as unknown as { tumiraDatabase?: Database };
+// On globalThis: Next's server bundle and the lean path share the one handle (and the setting below).
+const globalForDb = globalThis as unknown as { tumiraDatabase?: Database; tumiraSqliteCheckpoints?: boolean };
 
 export function getDatabase(): Database {
-  globalForDb.tumiraDatabase ??= openDatabase(getEnv().DATABASE_URL);
+  globalForDb.tumiraDatabase ??= openDatabase(getEnv().DATABASE_URL, { checkpoints: globalForDb.tumiraSqliteCheckpoints ?? true });
   return globalForDb.tumiraDatabase;
+}
+
+/** A cluster's HTTP worker, before its first query: the primary's thread checkpoints SQLite's WAL. */
+export function leaveCheckpointsToPrimary(): void {
+  globalForDb.tumiraSqliteCheckpoints = false;
 }
 
 export function db(): PrismaClient {
@@ -26,9 +32,9 @@ export function sql(): Sql {
   return getDatabase().sql;
 }
 
-export function openDatabase(url: string): Database {
+export function openDatabase(url: string, options?: OpenSqlOptions): Database {
   const kind = databaseKind(url);
-  const raw = openSql(url);
+  const raw = openSql(url, options);
   if (kind === "sqlite") {
     const adapter = new PrismaBetterSQLite3({ url: sqlitePath(url), timeout: 5000 });
     return { kind, url, prisma: takeWriteTurns(new PrismaClient({ adapter }), raw), sql: raw };

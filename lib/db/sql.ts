@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { startCheckpointer } from "./sqlite-checkpointer";
+import { leaveCheckpointsToThread, startCheckpointer } from "./sqlite-checkpointer";
 
 export type Dialect = "sqlite" | "postgres";
 export type Row = Record<string, unknown>;
@@ -59,8 +59,16 @@ export function fromDbTimeOrNull(value: unknown): Date | null {
   return value === null || value === undefined ? null : fromDbTime(value);
 }
 
-export function openSql(databaseUrl: string): Sql {
-  return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl)) : openPostgres(databaseUrl);
+export type OpenSqlOptions = {
+  /**
+   * SQLite: run this database's WAL checkpoints on a thread of this process (the default). A
+   * cluster's HTTP workers pass false: their primary's thread checkpoints what they write.
+   */
+  checkpoints?: boolean;
+};
+
+export function openSql(databaseUrl: string, { checkpoints = true }: OpenSqlOptions = {}): Sql {
+  return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl), checkpoints) : openPostgres(databaseUrl);
 }
 
 export function sqlitePath(databaseUrl: string): string {
@@ -138,7 +146,7 @@ class SqliteExecutor implements SqlExecutor {
   }
 }
 
-function openSqlite(file: string): Sql {
+function openSqlite(file: string, checkpoints: boolean): Sql {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const writerDb = new Database(file);
   configureSqlite(writerDb);
@@ -150,7 +158,8 @@ function openSqlite(file: string): Sql {
   if (readerDb !== writerDb) configureSqlite(readerDb);
   const reader = new SqliteExecutor(readerDb);
   // Checkpoints run on a thread of their own; on the writer they stalled the event loop 6-8 ms each.
-  const checkpointer = file === ":memory:" ? null : startCheckpointer(writerDb, file);
+  if (file !== ":memory:") leaveCheckpointsToThread(writerDb);
+  const checkpointer = file !== ":memory:" && checkpoints ? startCheckpointer(file) : null;
   let queue: Promise<unknown> = Promise.resolve();
 
   function serialise<T>(work: () => Promise<T>): Promise<T> {

@@ -1,6 +1,8 @@
 // WAL checkpoints for a SQLite database, on a worker thread with its own connection. SQLite would
 // otherwise checkpoint inside whichever COMMIT crossed 1,000 WAL pages: on the writer, that is the
 // event loop copying pages and fsyncing the database file while every request waits.
+// Checkpoints cover the whole database, whoever wrote the pages, so one thread per server is enough:
+// a cluster's HTTP workers leave them to the primary (lib/db/client.ts), about 10 MB of RSS less each.
 // Every CHECKPOINT_INTERVAL_MS a PASSIVE checkpoint copies what no reader still needs (it never
 // blocks anyone). Under steady writes that never lets the WAL start over, so past RESTART_PAGES a
 // RESTART checkpoint briefly holds writers off (the writer retries on a timer) and the WAL
@@ -41,10 +43,17 @@ parentPort.on("message", () => {
 
 export type Checkpointer = { stop: () => Promise<void> };
 
-/** Turns the writer's own checkpoints off and starts the checkpoint thread for `file`. */
-export function startCheckpointer(writer: Database.Database, file: string): Checkpointer {
+/**
+ * Turns a writer connection's own checkpoints off: every writer of a server, whether or not its
+ * process runs the checkpoint thread. The writer that starts the WAL over trims the file.
+ */
+export function leaveCheckpointsToThread(writer: Database.Database): void {
   writer.pragma("wal_autocheckpoint = 0");
   writer.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+}
+
+/** Starts the checkpoint thread for `file`. */
+export function startCheckpointer(file: string): Checkpointer {
   const driver = createRequire(path.join(process.cwd(), "package.json")).resolve("better-sqlite3");
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
@@ -53,6 +62,7 @@ export function startCheckpointer(writer: Database.Database, file: string): Chec
   // A failed checkpoint is retried on the next tick; only one that keeps failing lets the WAL grow.
   worker.on("message", (error: string) => logger.warn({ file, error }, "SQLite checkpoint failed"));
   worker.unref();
+  logger.debug({ file }, "SQLite checkpoints run on a thread of this process");
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   return {
     stop: async () => {

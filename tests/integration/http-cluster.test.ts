@@ -1,8 +1,9 @@
 // HTTP_PROCESSES=2 as a real server on the engine under test: a cluster primary (migrations,
 // dispatcher, SMSC simulator) and two HTTP workers on one port. Concurrent sends and reads over many
-// connections, /metrics merged across the three processes, a SIGKILLed worker replaced, SIGTERM with
-// sends in flight, and a primary that gives up when no worker can start. Workers run the bundled
-// JavaScript (lib/server/bundle.ts), not TypeScript under tsx.
+// connections, /metrics merged across the three processes, a SIGKILLed worker replaced, SQLite
+// checkpointed by the primary alone, SIGTERM with sends in flight, and a primary that gives up when
+// no worker can start. Workers run the bundled JavaScript (lib/server/bundle.ts), not TypeScript
+// under tsx.
 import fs from "node:fs";
 import net from "node:net";
 import { once } from "node:events";
@@ -30,7 +31,8 @@ beforeAll(async () => {
     dataDir: database.current().dataDir,
     env: {
       HTTP_PROCESSES: "2",
-      LOG_LEVEL: "info",
+      // Debug: the test reads which processes checkpoint SQLite.
+      LOG_LEVEL: "debug",
       METRICS_TOKEN,
       RATE_LIMIT_PER_SECOND: "100000",
       RUN_DISPATCHER: "true",
@@ -171,6 +173,13 @@ describe("HTTP_PROCESSES=2", () => {
     const sends = await Promise.all(Array.from({ length: 40 }, sendOne));
     expect(sends.map((call) => call.status)).toEqual(Array(40).fill(202));
     await expectLedgerMatchesBalance(sends.map((call) => call.body.id as string));
+  });
+
+  it("checkpoints SQLite on one thread, the primary's, none in the workers (the replacement included)", () => {
+    const checkpointers = logLines().filter((line) => line.msg === "SQLite checkpoints run on a thread of this process");
+    if (!database.current().url.startsWith("file:")) return expect(checkpointers).toEqual([]);
+    expect(checkpointers).toHaveLength(1);
+    expect(checkpointers[0].worker).toBeUndefined();
   });
 
   it("keeps one balance exact when both workers' group commits race for it: 120 × 202, 80 × 422", async () => {
