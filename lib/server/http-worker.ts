@@ -1,7 +1,8 @@
 // One HTTP worker of a cluster (HTTP_PROCESSES > 1), forked by the primary (lib/server/http-workers.ts):
 // serves the API's lean path and Next on the shared port. It neither migrates nor runs background
-// services: the primary has done the one and runs the others (SQLite's checkpoints too). SIGTERM (from the primary, or SIGINT
-// from a terminal): stop accepting, finish in-flight requests, close the database, exit 0.
+// services: the primary has done the one and runs the others (SQLite's checkpoints too). SIGTERM
+// (from the primary, or SIGINT from a terminal): stop accepting, finish in-flight requests, close
+// the database, exit 0.
 import cluster from "node:cluster";
 import { closeDatabase, leaveCheckpointsToPrimary } from "@/lib/db/client";
 import { logger } from "@/lib/log";
