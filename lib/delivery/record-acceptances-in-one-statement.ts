@@ -4,7 +4,7 @@
 // and the dispatcher writes one batch of answers at a time, so the round trips bounded dispatch.
 // As in the transaction: an answer lands only while this dispatcher holds the message's lease, and
 // only the messages that landed get parts.
-import crypto from "node:crypto";
+import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
 import type { SqlExecutor } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/sql";
 import type { Accepted } from "./record-dispatch-outcomes";
@@ -43,7 +43,7 @@ export async function recordAcceptancesInOneStatement(executor: SqlExecutor, out
       outcomes.map(({ result }) => result.carrierMessageIds[0]), outcomes.map(({ startedAt }) => toDbTime(startedAt)),
       at, at,
       at,
-      parts.map(() => crypto.randomUUID()), parts.map((part) => part.messageId), parts.map((part) => part.partNumber),
+      parts.map(() => timeOrderedUuid()), parts.map((part) => part.messageId), parts.map((part) => part.partNumber),
       parts.map((part) => part.operator), parts.map((part) => part.carrierMessageId),
     ],
     { prepared: true },

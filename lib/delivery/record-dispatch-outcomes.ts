@@ -5,7 +5,7 @@
 // message whose lease ran out belongs to whoever claimed it next. Acceptances, nearly every answer,
 // are written with one statement per batch and table; retries and failures one by one. On
 // PostgreSQL a batch of acceptances without webhooks is one statement, with no transaction around it.
-import crypto from "node:crypto";
+import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
 import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { valuesTable } from "@/lib/db/batch-lists";
@@ -83,7 +83,7 @@ async function recordAcceptances(tx: SqlExecutor, outcomes: Accepted[], now: Dat
   const landed = outcomes.filter((outcome) => updatedIds.has(outcome.message.id));
   // The parts' createdAt is the carrier's acceptance in the message's timeline.
   const parts = landed.flatMap(({ message, result }) =>
-    result.carrierMessageIds.map((carrierMessageId, index) => [crypto.randomUUID(), message.id, index + 1, message.operator, carrierMessageId, "submitted", at]),
+    result.carrierMessageIds.map((carrierMessageId, index) => [timeOrderedUuid(), message.id, index + 1, message.operator, carrierMessageId, "submitted", at]),
   );
   await insertRows(tx, "MessagePart", PART_COLUMNS, parts);
   await enqueueWebhooks(tx, landed.filter(({ message }) => message.webhookUrl).map(({ message }) => message.id), "message.success", now);

@@ -1,7 +1,7 @@
 // A status change of a message with a webhook_url creates one WebhookDelivery row, in the
 // transaction of the change (so an event is never lost nor doubled: unique messageId + eventType).
 // The payload is fixed at that moment: { type, timestamp, data: <Sms object as GET /api/v1/sms/{id}> }.
-import crypto from "node:crypto";
+import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { inList } from "@/lib/db/batch-lists";
 import { serializeSms } from "@/lib/api/sms/serialize-sms";
@@ -19,7 +19,7 @@ export async function enqueueWebhook(tx: SqlExecutor, message: Message, type: We
   await tx.run(
     `INSERT INTO "WebhookDelivery" ("id", "accountId", "messageId", "url", "eventType", "payload", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
      VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT ("messageId", "eventType") DO NOTHING`,
-    [crypto.randomUUID(), message.accountId, message.id, message.webhookUrl, type, webhookPayload(message, type, at), now, now, now],
+    [timeOrderedUuid(), message.accountId, message.id, message.webhookUrl, type, webhookPayload(message, type, at), now, now, now],
   );
 }
 
