@@ -38,7 +38,8 @@ export function buildSubmitParts(message: { id: string; to: string; senderId: st
   const { encoding, parts } = segmentMessage(message.body);
   const encode = encoding === "gsm7" ? encodeGsm7 : encodeUcs2;
   const numericSender = /^\+?\d+$/.test(message.senderId);
-  const reference = concatenationReference(message.id);
+  // Hashed only for a long message: a one-part message, nearly every one, carries no UDH.
+  const reference = parts.length > 1 ? concatenationReference(message.id) : 0;
   return parts.map((text, index) => {
     const udh = parts.length > 1 ? Buffer.from([0x05, 0x00, 0x03, reference, parts.length, index + 1]) : Buffer.alloc(0);
     return {

@@ -1,15 +1,16 @@
 // One SMPP 3.4 transceiver bind to a carrier's SMSC: connects and binds, keeps the link alive with
 // enquire_link, reconnects with backoff, sends submit_sm within a window of outstanding requests at
 // no more than the carrier's TPS over any second, and hands delivery receipts to the caller.
-import smpp from "smpp";
+import net from "node:net";
 import type { Logger } from "@/lib/log";
 import { describeAcceptance } from "@/lib/messages/message-timeline";
 import { describeCarrier, type CarrierConfig } from "./carrier-config";
 import type { SubmitSmFields } from "./build-submit-parts";
 import { isTemporaryStatus, statusName, STATUS } from "./command-status";
 import { receiptFromDeliverSm, type DeliveryReceipt } from "./parse-receipt";
+import { COMMAND, encodeBind, encodeHeaderOnly, encodeIdResponse, encodeShortMessage, responseCommandId, type Pdu } from "./pdu";
+import { SmppRequestError, SmppSession } from "./smpp-session";
 import { ThroughputLimiter } from "./throughput-limiter";
-import { batchWritesThisTick } from "./batch-writes";
 
 export type SubmitOutcome =
   | { kind: "accepted"; carrierMessageIds: string[]; response: string }
@@ -34,11 +35,12 @@ const THROTTLE_PAUSE_MS = 100;
 /** Stricter than the carrier's second so that network jitter does not push a burst over its limit. */
 const PACING_WINDOW_MS = 1020;
 const UNBIND_WAIT_MS = 2000;
+const INTERFACE_VERSION_34 = 0x34;
 
 class TemporaryFailure extends Error {}
 
 export class CarrierConnection {
-  private session: smpp.Session | null = null;
+  private session: SmppSession | null = null;
   private bound = false;
   private stopping = false;
   private reconnectDelayMs: number;
@@ -46,8 +48,6 @@ export class CarrierConnection {
   private enquireTimer: NodeJS.Timeout | undefined;
   private readonly limiter: ThroughputLimiter;
   private readonly waitingForBind = new Set<() => void>();
-  /** Requests sent on the current session and not yet answered; failed when it drops. */
-  private readonly outstanding = new Set<(error: Error) => void>();
   private windowUsed = 0;
   private readonly windowWaiters: (() => void)[] = [];
   private readonly settings: Required<Omit<CarrierConnectionOptions, "onReceipt" | "logger">>;
@@ -86,18 +86,18 @@ export class CarrierConnection {
   async submitMessage(parts: SubmitSmFields[]): Promise<SubmitOutcome> {
     const carrierMessageIds: string[] = [];
     for (const part of parts) {
-      let response: smpp.PDU;
+      let response: Pdu;
       try {
         response = await this.submitPart(part);
       } catch (error) {
         if (error instanceof TemporaryFailure) return { kind: "rejected", temporary: true, response: error.message, carrierStatus: null };
         throw error;
       }
-      if (response.command_status !== STATUS.ESME_ROK) {
-        const status = response.command_status;
+      if (response.status !== STATUS.ESME_ROK) {
+        const status = response.status;
         return { kind: "rejected", temporary: isTemporaryStatus(status), response: `${statusName(status)} (0x${status.toString(16).padStart(8, "0")})`, carrierStatus: status };
       }
-      carrierMessageIds.push(String(response.message_id ?? ""));
+      carrierMessageIds.push(response.id ?? "");
     }
     return { kind: "accepted", carrierMessageIds, response: describeAcceptance(carrierMessageIds) };
   }
@@ -111,7 +111,7 @@ export class CarrierConnection {
     const session = this.session;
     if (!session) return;
     if (this.bound) {
-      await Promise.race([this.request(session, new smpp.PDU("unbind")).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, UNBIND_WAIT_MS))]);
+      await Promise.race([this.request(session, "unbind", (sequence) => encodeHeaderOnly(COMMAND.unbind, sequence)).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, UNBIND_WAIT_MS))]);
     }
     await new Promise<void>((resolve) => {
       if (session.socket.destroyed) return resolve();
@@ -120,14 +120,14 @@ export class CarrierConnection {
     });
   }
 
-  private async submitPart(fields: SubmitSmFields): Promise<smpp.PDU> {
+  private async submitPart(fields: SubmitSmFields): Promise<Pdu> {
     await this.acquireWindow();
     try {
       for (let throttled = 0; ; throttled++) {
         const session = await this.boundSession();
         await this.limiter.take();
-        const response = await this.request(session, new smpp.PDU("submit_sm", { ...fields }));
-        if (response.command_status !== STATUS.ESME_RTHROTTLED || throttled >= THROTTLE_RETRIES) return response;
+        const response = await this.request(session, "submit_sm", (sequence) => encodeShortMessage(COMMAND.submit_sm, sequence, fields));
+        if (response.status !== STATUS.ESME_RTHROTTLED || throttled >= THROTTLE_RETRIES) return response;
         this.limiter.pause(THROTTLE_PAUSE_MS * 2 ** throttled);
       }
     } finally {
@@ -149,7 +149,7 @@ export class CarrierConnection {
     else this.windowUsed--;
   }
 
-  private async boundSession(): Promise<smpp.Session> {
+  private async boundSession(): Promise<SmppSession> {
     if (!this.bound && !this.stopping) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(wake, this.settings.bindWaitMs);
@@ -165,46 +165,35 @@ export class CarrierConnection {
   }
 
   /** Sends a request PDU and resolves with its response; a lost link or a timeout is temporary. */
-  private request(session: smpp.Session, pdu: smpp.PDU): Promise<smpp.PDU> {
-    return new Promise((resolve, reject) => {
-      const fail = (error: Error) => {
-        clearTimeout(timer);
-        this.outstanding.delete(fail);
-        reject(error);
-      };
-      const timer = setTimeout(() => fail(new TemporaryFailure(`no ${pdu.command}_resp within ${this.settings.responseTimeoutMs} ms`)), this.settings.responseTimeoutMs);
-      this.outstanding.add(fail);
-      batchWritesThisTick(session.socket);
-      const sent = session.send(pdu, (response) => {
-        clearTimeout(timer);
-        this.outstanding.delete(fail);
-        resolve(response);
-      });
-      if (!sent) fail(new TemporaryFailure("connection to the carrier lost"));
-    });
+  private async request(session: SmppSession, command: string, encode: (sequence: number) => Buffer): Promise<Pdu> {
+    try {
+      return await session.request(encode, this.settings.responseTimeoutMs);
+    } catch (error) {
+      if (!(error instanceof SmppRequestError)) throw error;
+      throw new TemporaryFailure(error.reason === "timeout" ? `no ${command}_resp within ${this.settings.responseTimeoutMs} ms` : "connection to the carrier lost");
+    }
   }
 
   private connect(): void {
     if (this.stopping) return;
-    const session = smpp.connect({ host: this.config.host, port: this.config.port });
+    const socket = net.connect({ host: this.config.host, port: this.config.port });
+    const session = new SmppSession(socket, {
+      onRequest: (pdu) => this.onRequest(session, pdu),
+      onProtocolError: (error) => this.log.warn({ err: error.message }, "SMPP protocol error; reconnecting"),
+    });
     this.session = session;
     const bindTimer = setTimeout(() => {
       this.log.warn("no bind within the response timeout; reconnecting");
       session.destroy();
     }, this.settings.responseTimeoutMs);
 
-    session.on("connect", () => {
-      const bind = new smpp.PDU("bind_transceiver", {
-        system_id: this.config.systemId,
-        password: this.config.password,
-        system_type: this.config.systemType,
-        interface_version: 0x34,
-      });
-      this.request(session, bind).then(
+    socket.on("connect", () => {
+      const bind = { system_id: this.config.systemId, password: this.config.password, system_type: this.config.systemType, interface_version: INTERFACE_VERSION_34 };
+      this.request(session, "bind_transceiver", (sequence) => encodeBind(COMMAND.bind_transceiver, sequence, bind)).then(
         (response) => {
           clearTimeout(bindTimer);
-          if (response.command_status !== STATUS.ESME_ROK) {
-            this.log.error({ status: statusName(response.command_status) }, "bind refused");
+          if (response.status !== STATUS.ESME_ROK) {
+            this.log.error({ status: statusName(response.status) }, "bind refused");
             session.destroy();
             return;
           }
@@ -213,20 +202,28 @@ export class CarrierConnection {
         () => session.destroy(),
       );
     });
-    session.on("deliver_sm", (pdu: smpp.PDU) => void this.onDeliverSm(session, pdu));
-    session.on("enquire_link", (pdu: smpp.PDU) => session.send(pdu.response()));
-    session.on("unbind", (pdu: smpp.PDU) => {
-      session.send(pdu.response());
-      session.close();
-    });
-    session.on("error", (error: Error) => this.log.warn({ err: error.message }, "SMPP connection error"));
-    session.on("close", () => {
+    socket.on("error", (error: Error) => this.log.warn({ err: error.message }, "SMPP connection error"));
+    socket.on("close", () => {
       clearTimeout(bindTimer);
       this.onClosed(session);
     });
   }
 
-  private onBound(session: smpp.Session): void {
+  private onRequest(session: SmppSession, pdu: Pdu): void {
+    switch (pdu.command) {
+      case "deliver_sm":
+        return void this.onDeliverSm(session, pdu);
+      case "enquire_link":
+        return void session.send(encodeHeaderOnly(COMMAND.enquire_link_resp, pdu.sequence));
+      case "unbind":
+        session.send(encodeHeaderOnly(COMMAND.unbind_resp, pdu.sequence));
+        return session.close();
+      default:
+        session.send(encodeHeaderOnly(responseCommandId(pdu.commandId), pdu.sequence, STATUS.ESME_RINVCMDID));
+    }
+  }
+
+  private onBound(session: SmppSession): void {
     this.bound = true;
     this.reconnectDelayMs = this.settings.reconnectMinMs;
     this.log.info("bound (transceiver)");
@@ -234,20 +231,19 @@ export class CarrierConnection {
     this.waitingForBind.clear();
     clearInterval(this.enquireTimer);
     this.enquireTimer = setInterval(() => {
-      this.request(session, new smpp.PDU("enquire_link")).catch(() => {
+      this.request(session, "enquire_link", (sequence) => encodeHeaderOnly(COMMAND.enquire_link, sequence)).catch(() => {
         this.log.warn("enquire_link unanswered; reconnecting");
         session.destroy();
       });
     }, this.settings.enquireLinkMs);
   }
 
-  private onClosed(session: smpp.Session): void {
+  private onClosed(session: SmppSession): void {
     if (session !== this.session) return;
     const wasBound = this.bound;
     this.bound = false;
     this.session = null;
     clearInterval(this.enquireTimer);
-    for (const fail of [...this.outstanding]) fail(new TemporaryFailure("connection to the carrier lost"));
     if (this.stopping) return;
     const delay = Math.round(this.reconnectDelayMs * (0.8 + Math.random() * 0.4));
     if (wasBound) this.log.warn({ reconnectInMs: delay }, "connection lost");
@@ -256,20 +252,19 @@ export class CarrierConnection {
   }
 
   /** Receipts are acknowledged after they are stored, so a crash before that gets them resent. */
-  private async onDeliverSm(session: smpp.Session, pdu: smpp.PDU): Promise<void> {
-    const receipt = receiptFromDeliverSm(pdu);
+  private async onDeliverSm(session: SmppSession, pdu: Pdu): Promise<void> {
+    const receipt = pdu.message ? receiptFromDeliverSm(pdu.message) : null;
     if (!receipt) {
-      this.log.info({ esmClass: pdu.esm_class }, "deliver_sm that is not a receipt acknowledged and ignored");
-      session.send(pdu.response());
+      this.log.info({ esmClass: pdu.message?.esm_class }, "deliver_sm that is not a receipt acknowledged and ignored");
+      session.send(encodeIdResponse(COMMAND.deliver_sm_resp, pdu.sequence, STATUS.ESME_ROK, ""));
       return;
     }
     try {
       await this.options.onReceipt(receipt, this);
-      batchWritesThisTick(session.socket);
-      session.send(pdu.response());
+      session.send(encodeIdResponse(COMMAND.deliver_sm_resp, pdu.sequence, STATUS.ESME_ROK, ""));
     } catch (error) {
       this.log.error({ err: error, carrierMessageId: receipt.messageId }, "receipt not stored; asking the SMSC to resend");
-      session.send(pdu.response({ command_status: STATUS.ESME_RX_T_APPN }));
+      session.send(encodeIdResponse(COMMAND.deliver_sm_resp, pdu.sequence, STATUS.ESME_RX_T_APPN, ""));
     }
   }
 }

@@ -2,6 +2,7 @@
 // The receipted_message_id and message_state TLVs win when present; otherwise the text
 //   id:IIIIIIIIII sub:SSS dlvrd:DDD submit date:YYMMDDhhmm done date:YYMMDDhhmm stat:DDDDDDD err:E text:…
 // is parsed (keys case-insensitive, fields in any order, seconds in the dates optional).
+import type { ShortMessageFields } from "./pdu";
 
 export type ReceiptStat = "DELIVRD" | "EXPIRED" | "DELETED" | "UNDELIV" | "ACCEPTD" | "UNKNOWN" | "REJECTD" | "ENROUTE";
 
@@ -49,26 +50,29 @@ function parseReceiptDate(text: string | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/** One pattern per field of the text form, compiled once: a receipt arrives for nearly every message. */
+const FIELD_PATTERNS = { id: fieldPattern("id"), stat: fieldPattern("stat"), err: fieldPattern("err"), doneDate: fieldPattern("done date") };
+
+function fieldPattern(name: string): RegExp {
+  return new RegExp(`(?:^|\\s)${name}:(\\S*)`, "i");
+}
+
 export function parseReceiptText(text: string): { id?: string; stat?: string; err?: string; doneDate?: string } {
-  const field = (name: string) => text.match(new RegExp(`(?:^|\\s)${name}:(\\S*)`, "i"))?.[1];
-  return { id: field("id"), stat: field("stat"), err: field("err"), doneDate: field("done date") };
+  const field = (pattern: RegExp) => pattern.exec(text)?.[1];
+  return { id: field(FIELD_PATTERNS.id), stat: field(FIELD_PATTERNS.stat), err: field(FIELD_PATTERNS.err), doneDate: field(FIELD_PATTERNS.doneDate) };
 }
 
-/** The text of a short_message or message_payload as the smpp package decodes it. */
-function bodyText(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (Buffer.isBuffer(value)) return value.toString("latin1");
-  if (value && typeof value === "object" && "message" in value) return bodyText((value as { message: unknown }).message);
-  return "";
-}
-
-/** The receipt a deliver_sm (its fields as the smpp package decodes them) carries, or null when it is not a receipt or names no message. */
-export function receiptFromDeliverSm(pdu: Record<string, unknown>): DeliveryReceipt | null {
-  if (!isDeliveryReceipt(Number(pdu.esm_class ?? 0))) return null;
-  const text = parseReceiptText(bodyText(pdu.short_message) || bodyText(pdu.message_payload));
-  const messageId = (typeof pdu.receipted_message_id === "string" && pdu.receipted_message_id ? pdu.receipted_message_id : text.id ?? "").trim();
+/** The receipt a deliver_sm carries, or null when it is not a receipt or names no message. */
+export function receiptFromDeliverSm(
+  fields: Pick<ShortMessageFields, "esm_class" | "short_message" | "message_payload" | "receipted_message_id" | "message_state">,
+): DeliveryReceipt | null {
+  if (!isDeliveryReceipt(fields.esm_class)) return null;
+  // The text form is ASCII, which GSM-7 (data_coding 0) and Latin-1 spell alike.
+  const body = fields.short_message.length > 0 ? fields.short_message : (fields.message_payload ?? fields.short_message);
+  const text = parseReceiptText(body.toString("latin1"));
+  const messageId = (fields.receipted_message_id || text.id || "").trim();
   if (!messageId) return null;
-  const state = typeof pdu.message_state === "number" ? STAT_OF_STATE[pdu.message_state] : undefined;
+  const state = fields.message_state === undefined ? undefined : STAT_OF_STATE[fields.message_state];
   return { messageId, stat: state ?? normaliseStat(text.stat ?? "UNKNOWN"), err: text.err ?? null, doneAt: parseReceiptDate(text.doneDate) };
 }
 

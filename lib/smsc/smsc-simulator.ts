@@ -4,15 +4,16 @@
 // delay. Outcomes follow the recipient's last digits (simulated-outcomes.ts). Receipts that find no
 // bound receiver, or are not acknowledged, are kept and sent again, as a real SMSC does.
 import crypto from "node:crypto";
-import type { AddressInfo } from "node:net";
-import smpp from "smpp";
+import net, { type AddressInfo } from "node:net";
 import type { Logger } from "@/lib/log";
 import { operators } from "@/lib/carriers/operators";
 import { SIMULATOR_PASSWORD } from "@/lib/smpp/carrier-config";
 import { STATUS } from "@/lib/smpp/command-status";
 import { formatReceiptText, STATE_OF_STAT, type ReceiptStat } from "@/lib/smpp/parse-receipt";
+import { COMMAND, encodeHeaderOnly, encodeIdResponse, encodeShortMessage, responseCommandId, type Pdu, type ShortMessageFields } from "@/lib/smpp/pdu";
+import { SmppSession } from "@/lib/smpp/smpp-session";
 import { ThroughputLimiter } from "@/lib/smpp/throughput-limiter";
-import { batchWritesThisTick } from "@/lib/smpp/batch-writes";
+import { decodeGsm7, decodeUcs2 } from "@/lib/messages/segments";
 import { simulatedOutcome } from "./simulated-outcomes";
 
 export type SimulatedSubmit = {
@@ -46,21 +47,33 @@ export type SmscSimulator = { port: number; stop: () => Promise<void> };
 
 type BindMode = "transmitter" | "receiver" | "transceiver";
 type Binding = { systemId: string; mode: BindMode; sessionNumber: number };
-type PendingReceipt = { systemId: string; fields: Record<string, unknown>; preferred: smpp.Session };
+type PendingReceipt = { systemId: string; fields: ShortMessageFields; preferred: SmppSession };
 
 const RECEIPT_RETRY_MS = 1000;
+/** How long a receipt waits for its deliver_sm_resp before it is treated as unanswered. */
+const RECEIPT_ANSWER_TIMEOUT_MS = 30_000;
+const ESM_CLASS_UDHI = 0x40;
+const DATA_CODING_UCS2 = 0x08;
+
+/** The text of a submitted part: its UDH (when esm_class says there is one) apart, decoded by data_coding. */
+function splitShortMessage(fields: ShortMessageFields): { udh: Buffer | null; text: string } {
+  const hasUdh = (fields.esm_class & ESM_CLASS_UDHI) !== 0 && fields.short_message.length > 0;
+  const udh = hasUdh ? fields.short_message.subarray(0, 1 + fields.short_message[0]) : null;
+  const payload = udh ? fields.short_message.subarray(udh.length) : fields.short_message;
+  return { udh, text: fields.data_coding === DATA_CODING_UCS2 ? decodeUcs2(payload) : decodeGsm7(payload) };
+}
 const ERR_OF_STAT: Partial<Record<ReceiptStat, string>> = { DELIVRD: "000", UNDELIV: "001", REJECTD: "002", EXPIRED: "003" };
 
 export async function startSmscSimulator(options: SmscSimulatorOptions): Promise<SmscSimulator> {
   const credentials = options.credentials ?? Object.fromEntries(operators.map((operator) => [operator, SIMULATOR_PASSWORD]));
   const log = options.logger.child({ component: "smsc-simulator" });
-  const bindings = new Map<smpp.Session, Binding>();
+  const bindings = new Map<SmppSession, Binding>();
   const limiters = new Map<string, ThroughputLimiter>();
   const throttledOnce = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   const undelivered: PendingReceipt[] = [];
   /** Receipts sent on a session and not yet answered: sent again elsewhere if it closes. */
-  const awaitingAnswer = new Map<smpp.Session, Set<PendingReceipt>>();
+  const awaitingAnswer = new Map<SmppSession, Set<PendingReceipt>>();
   // Random start so that two simulators (or restarts) do not hand out the same ids.
   let nextId = crypto.randomInt(0x1000_0000, 0x7000_0000);
   let sessions = 0;
@@ -102,17 +115,20 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
     const target = canReceive(bindings.get(receipt.preferred), receipt.systemId)
       ? receipt.preferred
       : [...bindings].find(([, binding]) => canReceive(binding, receipt.systemId))?.[0];
-    if (target) batchWritesThisTick(target.socket);
-    if (!target || !target.send(new smpp.PDU("deliver_sm", receipt.fields), onAnswer)) {
+    if (!target || !target.writable) {
       undelivered.push(receipt);
       return;
     }
     const waiting = awaitingAnswer.get(target) ?? new Set<PendingReceipt>();
     awaitingAnswer.set(target, waiting.add(receipt));
-    function onAnswer(response: smpp.PDU) {
-      waiting.delete(receipt);
-      if (response.command_status !== STATUS.ESME_ROK) later(RECEIPT_RETRY_MS, () => sendReceipt(receipt));
-    }
+    // Unanswered because the session closed: its close handler sends it again elsewhere.
+    target.request((sequence) => encodeShortMessage(COMMAND.deliver_sm, sequence, receipt.fields), RECEIPT_ANSWER_TIMEOUT_MS).then(
+      (response) => {
+        waiting.delete(receipt);
+        if (response.status !== STATUS.ESME_ROK) later(RECEIPT_RETRY_MS, () => sendReceipt(receipt));
+      },
+      () => undefined,
+    );
   }
 
   function flushUndelivered(systemId: string): void {
@@ -122,21 +138,26 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
     for (const receipt of waiting) sendReceipt(receipt);
   }
 
-  function onBind(session: smpp.Session, pdu: smpp.PDU, mode: BindMode): void {
-    if (bindings.has(session)) return void session.send(pdu.response({ command_status: STATUS.ESME_RALYBND }));
-    const expected = credentials[pdu.system_id];
-    if (expected === undefined) return void session.send(pdu.response({ command_status: STATUS.ESME_RINVSYSID }));
-    if (expected !== pdu.password) return void session.send(pdu.response({ command_status: STATUS.ESME_RINVPASWD }));
-    bindings.set(session, { systemId: pdu.system_id, mode, sessionNumber: ++sessions });
-    session.send(pdu.response({ system_id: "TUMIRASIM" }));
-    log.debug({ systemId: pdu.system_id, mode }, "bound");
-    if (mode !== "transmitter") flushUndelivered(pdu.system_id);
+  const answer = (session: SmppSession, request: Pdu, status: number, id = "") =>
+    void session.send(encodeIdResponse(responseCommandId(request.commandId), request.sequence, status, id));
+
+  function onBind(session: SmppSession, pdu: Pdu, mode: BindMode): void {
+    if (bindings.has(session)) return answer(session, pdu, STATUS.ESME_RALYBND);
+    const { system_id: systemId, password } = pdu.bind!;
+    const expected = credentials[systemId];
+    if (expected === undefined) return answer(session, pdu, STATUS.ESME_RINVSYSID);
+    if (expected !== password) return answer(session, pdu, STATUS.ESME_RINVPASWD);
+    bindings.set(session, { systemId, mode, sessionNumber: ++sessions });
+    answer(session, pdu, STATUS.ESME_ROK, "TUMIRASIM");
+    log.debug({ systemId, mode }, "bound");
+    if (mode !== "transmitter") flushUndelivered(systemId);
   }
 
-  function onSubmit(session: smpp.Session, pdu: smpp.PDU): void {
+  function onSubmit(session: SmppSession, pdu: Pdu): void {
     const binding = bindings.get(session);
-    if (!binding || binding.mode === "receiver") return void session.send(pdu.response({ command_status: STATUS.ESME_RINVBNDSTS }));
-    const destination = String(pdu.destination_addr);
+    if (!binding || binding.mode === "receiver") return answer(session, pdu, STATUS.ESME_RINVBNDSTS);
+    const submit = pdu.message!;
+    const destination = submit.destination_addr;
     const outcome = simulatedOutcome(destination);
     let limiter = limiters.get(binding.systemId);
     if (!limiter) limiters.set(binding.systemId, (limiter = new ThroughputLimiter(options.tps)));
@@ -150,35 +171,35 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
     } else if (!limiter.tryTake()) status = STATUS.ESME_RTHROTTLED;
 
     const messageId = status === STATUS.ESME_ROK ? (nextId++).toString(16) : null;
-    batchWritesThisTick(session.socket);
-    session.send(messageId ? pdu.response({ message_id: messageId }) : pdu.response({ command_status: status }));
+    answer(session, pdu, status, messageId ?? "");
 
-    const udh: Buffer | undefined = pdu.short_message?.udh?.[0];
+    // A concatenation UDH: length 5, IEI 0x00 (8-bit reference), IE length 3, reference, total, number.
+    const { udh, text } = splitShortMessage(submit);
     const submitted: SimulatedSubmit = {
       systemId: binding.systemId,
       sessionNumber: binding.sessionNumber,
       messageId,
       status,
-      source: String(pdu.source_addr),
+      source: submit.source_addr,
       destination,
-      dataCoding: pdu.data_coding ?? 0,
-      text: String(pdu.short_message?.message ?? ""),
-      part: udh && udh[0] === 0x00 ? { reference: udh[2], total: udh[3], number: udh[4] } : null,
+      dataCoding: submit.data_coding,
+      text,
+      part: udh && udh.length >= 6 && udh[1] === 0x00 ? { reference: udh[3], total: udh[4], number: udh[5] } : null,
     };
     options.onSubmit?.(submitted);
-    if (!messageId || !outcome.receipt || !(pdu.registered_delivery & 0x03)) return;
+    if (!messageId || !outcome.receipt || !((submit.registered_delivery ?? 0) & 0x03)) return;
 
     const stat = outcome.receipt;
     const submittedAt = new Date();
     afterReceiptDelay(() => {
       const reportedId = outcome.textOnlyDecimalReceipt ? BigInt(`0x${messageId}`).toString(10) : messageId;
       const text = formatReceiptText({ id: reportedId, stat, err: ERR_OF_STAT[stat] ?? "000", submittedAt, doneAt: new Date(), text: submitted.text });
-      const fields: Record<string, unknown> = {
+      const fields: ShortMessageFields = {
         source_addr_ton: 1,
         source_addr_npi: 1,
         source_addr: destination,
-        dest_addr_ton: pdu.source_addr_ton,
-        dest_addr_npi: pdu.source_addr_npi,
+        dest_addr_ton: submit.source_addr_ton,
+        dest_addr_npi: submit.source_addr_npi,
         destination_addr: submitted.source,
         esm_class: 0x04,
         data_coding: 0,
@@ -189,34 +210,41 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
     });
   }
 
-  const server = smpp.createServer({}, (session) => {
-    session.on("error", (error: Error) => log.debug({ err: error.message }, "session error"));
-    session.on("close", () => {
+  const sessionsOpen = new Set<SmppSession>();
+  function onRequest(session: SmppSession, pdu: Pdu): void {
+    switch (pdu.command) {
+      case "bind_transceiver":
+        return onBind(session, pdu, "transceiver");
+      case "bind_transmitter":
+        return onBind(session, pdu, "transmitter");
+      case "bind_receiver":
+        return onBind(session, pdu, "receiver");
+      case "submit_sm":
+        return onSubmit(session, pdu);
+      case "enquire_link":
+        return void session.send(encodeHeaderOnly(COMMAND.enquire_link_resp, pdu.sequence));
+      case "unbind":
+        bindings.delete(session);
+        session.send(encodeHeaderOnly(COMMAND.unbind_resp, pdu.sequence));
+        return session.close();
+      default:
+        answer(session, pdu, STATUS.ESME_RINVCMDID);
+    }
+  }
+
+  const server = net.createServer((socket) => {
+    const session: SmppSession = new SmppSession(socket, {
+      onRequest: (pdu) => onRequest(session, pdu),
+      onProtocolError: (error) => log.debug({ err: error.message }, "not SMPP; connection closed"),
+    });
+    sessionsOpen.add(session);
+    socket.on("error", (error: Error) => log.debug({ err: error.message }, "session error"));
+    socket.on("close", () => {
+      sessionsOpen.delete(session);
       bindings.delete(session);
       const unanswered = awaitingAnswer.get(session) ?? [];
       awaitingAnswer.delete(session);
       if (!stopped) for (const receipt of unanswered) sendReceipt(receipt);
-    });
-    session.on("pdu", (pdu: smpp.PDU) => {
-      if (pdu.isResponse()) return;
-      switch (pdu.command) {
-        case "bind_transceiver":
-          return onBind(session, pdu, "transceiver");
-        case "bind_transmitter":
-          return onBind(session, pdu, "transmitter");
-        case "bind_receiver":
-          return onBind(session, pdu, "receiver");
-        case "submit_sm":
-          return onSubmit(session, pdu);
-        case "enquire_link":
-          return void session.send(pdu.response());
-        case "unbind":
-          bindings.delete(session);
-          session.send(pdu.response(), () => session.close());
-          return;
-        default:
-          session.send(pdu.response({ command_status: 0x03 /* ESME_RINVCMDID */ }));
-      }
     });
   });
 
@@ -234,7 +262,7 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const session of [...server.sessions]) session.destroy();
+      for (const session of [...sessionsOpen]) session.destroy();
       await closed;
     },
   };

@@ -1,4 +1,5 @@
-// Types for the parts of the `smpp` package (0.5.x, plain JavaScript) that Tumira uses.
+// Types for the parts of the `smpp` package (0.5.x, plain JavaScript) that the PDU tests use as an
+// independent encoder and decoder (tests/unit/smpp-pdu.test.ts); Tumira itself speaks SMPP with lib/smpp/pdu.ts.
 declare module "smpp" {
   import { EventEmitter } from "node:events";
   import net from "node:net";
@@ -6,7 +7,7 @@ declare module "smpp" {
   namespace smpp {
     /** A PDU's fields are its SMPP parameters and TLVs by name (submit_sm's destination_addr, receipted_message_id…). */
     class PDU {
-      constructor(command: string, options?: Record<string, unknown>);
+      constructor(command: string | Buffer, options?: Record<string, unknown>);
       command: string;
       command_id: number;
       command_status: number;
