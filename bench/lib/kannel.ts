@@ -20,7 +20,8 @@ const SMSC_ID = "out";
 /** Only errors on the console: logging every message would slow Kannel down. */
 const QUIET = ["-v", "4"];
 
-export type KannelCounters = { accepted: number; sentToSmsc: number; queued: number };
+/** receipts: delivery receipts bearerbox has taken back from the SMSC. */
+export type KannelCounters = { accepted: number; sentToSmsc: number; queued: number; receipts: number };
 
 export type Kannel = {
   sendsmsUrl: string;
@@ -130,6 +131,7 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
 
 const COUNTERS_PATTERN =
   /<sms>\s*<received><total>\d+<\/total><queued>\d+<\/queued><\/received>\s*<sent><total>(\d+)<\/total><queued>(\d+)<\/queued><\/sent>\s*<storesize>(-?\d+)<\/storesize>/;
+const RECEIPTS_PATTERN = /<dlr>\s*<received><total>(\d+)<\/total><\/received>/;
 
 /**
  * Starts bearerbox and smsbox. While the SMSC is not connected (fake: until connectFakeSmsc; SMPP:
@@ -137,6 +139,25 @@ const COUNTERS_PATTERN =
  */
 export async function startKannel(options: { smsc: KannelSmsc }): Promise<Kannel> {
   await ensureKannelInstalled();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startKannelOnFreePorts(options);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt >= PORT_ATTEMPTS) throw error;
+      log(`Kannel could not bind one of its ports (attempt ${attempt}); trying other ports`);
+    }
+  }
+}
+
+/**
+ * Kannel binds its ports without SO_REUSEADDR, so a port that freePort found free (node's own test
+ * listen sets it) can still be refused while earlier load runs' connections linger in TIME_WAIT on it.
+ */
+class PortTakenError extends Error {}
+const PORT_ATTEMPTS = 3;
+const PORT_TAKEN_PATTERN = /Failed to open HTTP socket|Could not open \w+ port/;
+
+async function startKannelOnFreePorts(options: { smsc: KannelSmsc }): Promise<Kannel> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "tumira-bench-kannel-"));
   const ports = { admin: await freePort(), smsbox: await freePort(), smsc: await freePort(), sendsms: await freePort() };
   const configFile = path.join(directory, "kannel.conf");
@@ -151,7 +172,7 @@ export async function startKannel(options: { smsc: KannelSmsc }): Promise<Kannel
     const match = COUNTERS_PATTERN.exec(xml);
     if (!match) throw new Error(`Kannel: unexpected status.xml:\n${xml.slice(0, 2000)}`);
     const [sent, queued] = [Number(match[1]), Number(match[2])];
-    return { accepted: sent + queued, sentToSmsc: sent, queued };
+    return { accepted: sent + queued, sentToSmsc: sent, queued, receipts: Number(RECEIPTS_PATTERN.exec(xml)?.[1] ?? 0) };
   };
   const stop = whileRunning(async () => {
     for (const box of [...boxes].reverse()) await stopBox(box);
@@ -173,7 +194,8 @@ export async function startKannel(options: { smsc: KannelSmsc }): Promise<Kannel
   } catch (error) {
     const logTail = fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8").slice(-3000) : "";
     await stop();
-    throw new Error(`${(error as Error).message}\n${logTail}`);
+    const ErrorClass = PORT_TAKEN_PATTERN.test(logTail) ? PortTakenError : Error;
+    throw new ErrorClass(`${(error as Error).message}\n${logTail}`);
   }
 
   return {
