@@ -27,7 +27,7 @@ export class SmppSession {
 
   /**
    * onRequest gets every request the peer sends (answer it with `send`); onProtocolError a byte
-   * stream that is not SMPP, after which the connection is destroyed.
+   * stream that is not SMPP, or a request onRequest threw on, after which the connection is destroyed.
    */
   constructor(
     readonly socket: net.Socket,
@@ -95,8 +95,15 @@ export class SmppSession {
       if (buffer.length - offset < length) break;
       const pdu = decodePdu(buffer, offset);
       offset += length;
-      if (isResponse(pdu.commandId)) this.settle(pdu);
-      else this.handlers.onRequest(pdu);
+      try {
+        if (isResponse(pdu.commandId)) this.settle(pdu);
+        else this.handlers.onRequest(pdu);
+      } catch (error) {
+        // A PDU its handler cannot take ends this connection, never the process.
+        this.handlers.onProtocolError(error as Error);
+        this.socket.destroy();
+        return;
+      }
       if (this.closed) return;
     }
     this.partial = offset < buffer.length ? buffer.subarray(offset) : null;

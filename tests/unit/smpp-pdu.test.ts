@@ -82,21 +82,28 @@ describe("SMPP session over a loopback socket", () => {
   });
 
   /** A server whose raw socket the test writes to, and a client session connected to it. */
-  async function connectedPair(): Promise<{ server: net.Socket; client: SmppSession; requests: number[] }> {
+  async function connectedPair(onRequest?: () => void): Promise<{ server: net.Socket; client: SmppSession; requests: number[]; errors: Error[] }> {
     const requests: number[] = [];
+    const errors: Error[] = [];
     let accepted: (socket: net.Socket) => void = () => undefined;
     const serverSocket = new Promise<net.Socket>((resolve) => (accepted = resolve));
     const listener = net.createServer((socket) => accepted(socket));
     await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
     const socket = net.connect({ port: (listener.address() as net.AddressInfo).port, host: "127.0.0.1" });
-    const client = new SmppSession(socket, { onRequest: (pdu) => requests.push(pdu.sequence), onProtocolError: () => undefined });
+    const client = new SmppSession(socket, {
+      onRequest: (pdu) => {
+        onRequest?.();
+        requests.push(pdu.sequence);
+      },
+      onProtocolError: (error) => errors.push(error),
+    });
     const server = await serverSocket;
     cleanup.push(() => {
       socket.destroy();
       server.destroy();
       listener.close();
     });
-    return { server, client, requests };
+    return { server, client, requests, errors };
   }
 
   it("matches responses to requests by sequence, across split and joined chunks", async () => {
@@ -128,10 +135,21 @@ describe("SMPP session over a loopback socket", () => {
   });
 
   it("closes a connection whose bytes are not SMPP", async () => {
-    const { server, client } = await connectedPair();
+    const { server, client, errors } = await connectedPair();
     const closed = new Promise((resolve) => client.socket.once("close", resolve));
     server.write(Buffer.from("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
     await closed;
     expect(client.writable).toBe(false);
+    expect(errors[0]?.message).toMatch(/PDU length/);
+  });
+
+  it("closes the connection, not the process, when a request's handler throws", async () => {
+    const { server, client, errors } = await connectedPair(() => {
+      throw new Error("handler bug");
+    });
+    const closed = new Promise((resolve) => client.socket.once("close", resolve));
+    server.write(encodeHeaderOnly(COMMAND.enquire_link, 1));
+    await closed;
+    expect(errors.map((error) => error.message)).toEqual(["handler bug"]);
   });
 });
