@@ -3,6 +3,7 @@
 // message carry a concatenation UDH (IEI 0x00, 8-bit reference) and esm_class 0x40.
 import crypto from "node:crypto";
 import { encodeGsm7, encodeUcs2, segmentMessage } from "@/lib/messages/segments";
+import type { ShortMessageFields } from "./pdu";
 
 const DATA_CODING = { gsm7: 0x00, ucs2: 0x08 } as const;
 const ESM_CLASS_UDHI = 0x40;
@@ -13,18 +14,10 @@ const TON_ALPHANUMERIC = 0x05;
 const NPI_ISDN = 0x01;
 const NPI_UNKNOWN = 0x00;
 
-export type SubmitSmFields = {
-  source_addr_ton: number;
-  source_addr_npi: number;
-  source_addr: string;
-  dest_addr_ton: number;
-  dest_addr_npi: number;
-  destination_addr: string;
-  esm_class: number;
-  registered_delivery: number;
-  data_coding: number;
-  short_message: Buffer;
-};
+/** The submit_sm fields a part sets; the others go as lib/smpp/pdu.ts defaults them (empty, 0). */
+export type SubmitSmFields = Required<
+  Pick<ShortMessageFields, "source_addr_ton" | "source_addr_npi" | "source_addr" | "dest_addr_ton" | "dest_addr_npi" | "destination_addr" | "esm_class" | "registered_delivery" | "data_coding" | "short_message">
+>;
 
 /**
  * The reference is derived from the message id, so a resubmission after a crash carries the same
