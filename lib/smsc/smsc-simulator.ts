@@ -50,6 +50,7 @@ type Binding = { systemId: string; mode: BindMode; sessionNumber: number };
 type PendingReceipt = { systemId: string; fields: ShortMessageFields; preferred: SmppSession };
 
 const RECEIPT_RETRY_MS = 1000;
+const ERR_OF_STAT: Partial<Record<ReceiptStat, string>> = { DELIVRD: "000", UNDELIV: "001", REJECTD: "002", EXPIRED: "003" };
 /** How long a receipt waits for its deliver_sm_resp before it is treated as unanswered. */
 const RECEIPT_ANSWER_TIMEOUT_MS = 30_000;
 const ESM_CLASS_UDHI = 0x40;
@@ -62,7 +63,6 @@ function splitShortMessage(fields: ShortMessageFields): { udh: Buffer | null; te
   const payload = udh ? fields.short_message.subarray(udh.length) : fields.short_message;
   return { udh, text: fields.data_coding === DATA_CODING_UCS2 ? decodeUcs2(payload) : decodeGsm7(payload) };
 }
-const ERR_OF_STAT: Partial<Record<ReceiptStat, string>> = { DELIVRD: "000", UNDELIV: "001", REJECTD: "002", EXPIRED: "003" };
 
 export async function startSmscSimulator(options: SmscSimulatorOptions): Promise<SmscSimulator> {
   const credentials = options.credentials ?? Object.fromEntries(operators.map((operator) => [operator, SIMULATOR_PASSWORD]));
@@ -121,7 +121,8 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
     }
     const waiting = awaitingAnswer.get(target) ?? new Set<PendingReceipt>();
     awaitingAnswer.set(target, waiting.add(receipt));
-    // Unanswered because the session closed: its close handler sends it again elsewhere.
+    // Unanswered (the session closed, or no answer in 30 s): it stays among that session's
+    // unanswered receipts, which its close handler sends again elsewhere.
     target.request((sequence) => encodeShortMessage(COMMAND.deliver_sm, sequence, receipt.fields), RECEIPT_ANSWER_TIMEOUT_MS).then(
       (response) => {
         waiting.delete(receipt);
