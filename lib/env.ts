@@ -92,20 +92,38 @@ export function loadEnv(source: Record<string, string | undefined>): Env {
   };
 }
 
+type LocalSecrets = { appSecret: string; nextAuthSecret: string };
+
 /**
  * A fresh clone must run with no configuration, so unset secrets are generated once and kept in
  * DATA_DIR/secrets.json (mode 0600). Deployments set APP_SECRET and NEXTAUTH_SECRET instead.
+ * Processes starting together on a new DATA_DIR (a server and a worker, two `migrate`s) agree on
+ * one file: each writes its candidate aside and hard-links it into place, which fails for all but
+ * the first; the others read that one, complete since the moment it appeared.
  */
-function readOrCreateLocalSecrets(dataDir: string): { appSecret: string; nextAuthSecret: string } {
+function readOrCreateLocalSecrets(dataDir: string): LocalSecrets {
   const file = path.join(dataDir, "secrets.json");
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8"));
-  const secrets = {
+  fs.mkdirSync(dataDir, { recursive: true });
+  return publishLocalSecrets(file, {
     appSecret: crypto.randomBytes(32).toString("base64url"),
     nextAuthSecret: crypto.randomBytes(32).toString("base64url"),
-  };
-  fs.mkdirSync(dataDir, { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(secrets), { mode: 0o600, flag: "wx" });
-  return secrets;
+  });
+}
+
+/** `secrets` as the file's content, or the content another process published there first. */
+export function publishLocalSecrets(file: string, secrets: LocalSecrets): LocalSecrets {
+  const candidate = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`;
+  fs.writeFileSync(candidate, JSON.stringify(secrets), { mode: 0o600, flag: "wx" });
+  try {
+    fs.linkSync(candidate, file);
+    return secrets;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } finally {
+    fs.rmSync(candidate, { force: true });
+  }
 }
 
 export function databaseKind(url: string): "sqlite" | "postgres" {

@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadEnv } from "@/lib/env";
+import { loadEnv, publishLocalSecrets } from "@/lib/env";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tumira-env-"));
 
@@ -14,6 +14,16 @@ describe("env", () => {
     expect(env.APP_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(loadEnv({ DATA_DIR: dataDir }).APP_SECRET).toBe(env.APP_SECRET);
     expect(fs.statSync(path.join(dataDir, "secrets.json")).mode & 0o777).toBe(0o600);
+  });
+
+  it("takes the secrets another process published first instead of failing", () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tumira-env-race-")), "secrets.json");
+    const first = { appSecret: "a".repeat(43), nextAuthSecret: "b".repeat(43) };
+    expect(publishLocalSecrets(file, first)).toEqual(first);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    // A process that found no file a moment ago and publishes its own loses to the one there.
+    expect(publishLocalSecrets(file, { appSecret: "c".repeat(43), nextAuthSecret: "d".repeat(43) })).toEqual(first);
+    expect(fs.readdirSync(path.dirname(file))).toEqual(["secrets.json"]);
   });
 
   it("names the variable that is wrong", () => {
