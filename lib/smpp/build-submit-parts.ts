@@ -31,10 +31,11 @@ export function buildSubmitParts(message: { id: string; to: string; senderId: st
   const { encoding, parts } = segmentMessage(message.body);
   const encode = encoding === "gsm7" ? encodeGsm7 : encodeUcs2;
   const numericSender = /^\+?\d+$/.test(message.senderId);
+  const concatenated = parts.length > 1;
   // Hashed only for a long message: a one-part message, nearly every one, carries no UDH.
-  const reference = parts.length > 1 ? concatenationReference(message.id) : 0;
+  const reference = concatenated ? concatenationReference(message.id) : 0;
   return parts.map((text, index) => {
-    const udh = parts.length > 1 ? Buffer.from([0x05, 0x00, 0x03, reference, parts.length, index + 1]) : Buffer.alloc(0);
+    const udh = concatenated ? Buffer.from([0x05, 0x00, 0x03, reference, parts.length, index + 1]) : Buffer.alloc(0);
     return {
       source_addr_ton: numericSender ? TON_INTERNATIONAL : TON_ALPHANUMERIC,
       source_addr_npi: numericSender ? NPI_ISDN : NPI_UNKNOWN,
@@ -42,7 +43,7 @@ export function buildSubmitParts(message: { id: string; to: string; senderId: st
       dest_addr_ton: TON_INTERNATIONAL,
       dest_addr_npi: NPI_ISDN,
       destination_addr: message.to.replace(/^\+/, ""),
-      esm_class: parts.length > 1 ? ESM_CLASS_UDHI : 0,
+      esm_class: concatenated ? ESM_CLASS_UDHI : 0,
       registered_delivery: RECEIPT_ON_FINAL,
       data_coding: DATA_CODING[encoding],
       short_message: Buffer.concat([udh, encode(text)]),

@@ -233,7 +233,7 @@ class Reader {
     return value;
   }
 
-  /** A copy: the PDU's buffer is the connection's read buffer, reused for what follows. */
+  /** A copy, so that a field kept (a receipt's text) does not hold on to the whole chunk it came in. */
   bytes(length: number): Buffer {
     const stop = Math.min(this.offset + length, this.end);
     const value = Buffer.from(this.buffer.subarray(this.offset, stop));
