@@ -88,6 +88,14 @@ function describeProcesses(processes: number): string {
   return processes === 1 ? "HTTP_PROCESSES=1 (one process)" : `HTTP_PROCESSES=${processes} (a primary and ${processes} HTTP workers; peak RSS sums them)`;
 }
 
+/** The results file keeps the admin URL without its password: the dashboard reads these files, and people pass them around. */
+function withoutPassword(url: string): string {
+  const parsed = URL.parse(url);
+  if (!parsed) return "(not a URL)";
+  if (parsed.password) parsed.password = "redacted";
+  return parsed.toString();
+}
+
 async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseSettings>;
   try {
@@ -112,7 +120,8 @@ async function main(): Promise<void> {
       console.log(formatTable(table));
     }
     // After every scenario, so an interrupted run keeps what it measured.
-    const file = writeResults(startedAt, only.join("+"), { startedAt: startedAt.toISOString(), machine, settings, results });
+    const recorded = { ...settings, postgresAdminUrl: withoutPassword(settings.postgresAdminUrl) };
+    const file = writeResults(startedAt, only.join("+"), { startedAt: startedAt.toISOString(), machine, settings: recorded, results });
     log(`results written to ${file}`);
   }
 }

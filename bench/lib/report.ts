@@ -1,9 +1,11 @@
-// Output of the benchmarks: progress lines on stderr, tables on stdout, JSON under bench/results/.
+// Output of the benchmarks: progress lines on stderr, tables on stdout, JSON under BENCH_RESULTS_DIR (bench/results/).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { BenchMachine, BenchRun, BenchTable } from "@/lib/benchmarks/bench-run-schema";
+import { DEFAULT_BENCH_RESULTS_DIR } from "@/lib/env";
 
-export type Table = { title: string; columns: string[]; rows: (string | number)[][]; notes?: string[] };
+export type Table = BenchTable;
 
 export function log(line: string): void {
   process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
@@ -39,7 +41,7 @@ export function round(value: number): number {
   return Math.abs(value) >= 100 ? Math.round(value) : Number(value.toPrecision(3));
 }
 
-export function describeMachine(): Record<string, unknown> {
+export function describeMachine(): BenchMachine & { loadAverage: number[] } {
   const cpus = os.cpus();
   return {
     cpus: cpus.length,
@@ -51,9 +53,10 @@ export function describeMachine(): Record<string, unknown> {
   };
 }
 
-/** bench/results/<start time>-<scenarios>.json, and the same as latest.json. */
-export function writeResults(startedAt: Date, name: string, data: unknown): string {
-  const directory = path.join(import.meta.dirname, "..", "results");
+/** <BENCH_RESULTS_DIR>/<start time>-<scenarios>.json, and the same as latest.json. */
+export function writeResults(startedAt: Date, name: string, data: BenchRun): string {
+  // As the server resolves it (lib/env.ts): `npm run bench` runs in the project directory.
+  const directory = path.resolve(process.env.BENCH_RESULTS_DIR || DEFAULT_BENCH_RESULTS_DIR);
   fs.mkdirSync(directory, { recursive: true });
   const file = path.join(directory, `${startedAt.toISOString().replace(/[:.]/g, "-")}-${name}.json`);
   const text = `${JSON.stringify(data, null, 2)}\n`;

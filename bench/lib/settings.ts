@@ -1,5 +1,4 @@
 import type { Engine } from "./database";
-import type { Table } from "./report";
 
 export type BenchSettings = {
   engines: Engine[];
@@ -19,4 +18,5 @@ export type BenchSettings = {
   profile: boolean;
 };
 
-export type ScenarioResult = { scenario: string; tables: Table[]; data: Record<string, unknown> };
+/** What a scenario returns: the file format of lib/benchmarks/bench-run-schema.ts, checked when compiled. */
+export type { ScenarioResult } from "@/lib/benchmarks/bench-run-schema";

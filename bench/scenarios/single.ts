@@ -1,5 +1,7 @@
 // Scenario 1: single send accept. POST /api/v1/sms at N connections against Kannel's sendsms (into
 // its fake SMSC) and against GET /api/ping on the same server (the API pipeline's own ceiling).
+import { benchTargets } from "@/lib/benchmarks/bench-targets";
+import type { SingleSendRow } from "@/lib/benchmarks/bench-run-schema";
 import { startKannel } from "../lib/kannel";
 import { formatMb, round, type Table } from "../lib/report";
 import type { BenchSettings, ScenarioResult } from "../lib/settings";
@@ -8,7 +10,7 @@ import { measure, warmUp, type LoadResult, type LoadTarget } from "../lib/wrk";
 
 const SINGLE_SEND_BODY = JSON.stringify({ to: "+{msisdn}", message: BENCH_TEXT, from: BENCH_SENDER });
 
-type Row = LoadResult & { competitor: string; engine: string; peakRssMb: number | null; cpuMicrosPerRequest: number | null; check: string };
+type Row = LoadResult & { kind: SingleSendRow["kind"]; competitor: string; engine: string; peakRssMb: number | null; cpuMicrosPerRequest: number | null; check: string };
 
 /** The gateway's own CPU time (all its processes) per request over a measured run. */
 async function measureWithCpu(cpuSeconds: () => number, run: () => Promise<LoadResult>): Promise<LoadResult & { cpuMicrosPerRequest: number }> {
@@ -33,7 +35,7 @@ async function measureKannel(settings: BenchSettings): Promise<Row> {
       counters = await kannel.counters();
     }
     const check = `${counters.accepted} accepted in all (warm-up included), ${counters.sentToSmsc} reached the fake SMSC`;
-    return { ...result, competitor: "Kannel 1.4.5 GET /cgi-bin/sendsms", engine: "-", peakRssMb: kannel.peakRssMb(), check };
+    return { ...result, kind: "kannel", competitor: "Kannel 1.4.5 GET /cgi-bin/sendsms", engine: "-", peakRssMb: kannel.peakRssMb(), check };
   } finally {
     await kannel.stop();
   }
@@ -44,7 +46,7 @@ async function measureTumira(settings: BenchSettings, engine: BenchSettings["eng
     const pingTarget: LoadTarget = { label: `single/${engine} GET /api/ping`, baseUrl: server.url, path: "/api/ping" };
     await warmUp(settings, pingTarget);
     const ping = await measureWithCpu(server.cpuSeconds, () => measure(settings, pingTarget));
-    const rows: Row[] = [{ ...ping, competitor: "Tumira GET /api/ping (ceiling)", engine, peakRssMb: null, check: "" }];
+    const rows: Row[] = [{ ...ping, kind: "ceiling", competitor: "Tumira GET /api/ping (ceiling)", engine, peakRssMb: null, check: "" }];
     const send: LoadTarget = { label: `single/${engine} POST /api/v1/sms`, baseUrl: server.url, method: "POST", path: "/api/v1/sms", body: SINGLE_SEND_BODY, token: account.token };
     await warmUp(settings, send);
     const before = await countMessages(database);
@@ -52,7 +54,7 @@ async function measureTumira(settings: BenchSettings, engine: BenchSettings["eng
     const committed = (await countMessages(database)) - before;
     const accepted = result.requests - result.errorResponses;
     const check = `${accepted} answered 202, ${committed} messages committed${committed < accepted ? " (LOST MESSAGES)" : ""}; sum of each server process's own peak RSS ${formatMb(server.peakRssUpperBoundMb())}; peak PSS (shared pages counted once) ${formatMb(server.peakPssMb())}`;
-    rows.push({ ...result, competitor: "Tumira POST /api/v1/sms", engine, peakRssMb: server.peakRssMb(), check });
+    rows.push({ ...result, kind: "send", competitor: "Tumira POST /api/v1/sms", engine, peakRssMb: server.peakRssMb(), check });
     return rows;
   });
 }
@@ -77,7 +79,7 @@ export async function runSingleScenario(settings: BenchSettings): Promise<Scenar
     ]),
     notes: [
       ...rows.filter((row) => row.check).map((row) => `${row.competitor} (${row.engine}): ${row.check}`),
-      "target (issue 6): POST /api/v1/sms ≥ 1.0 × Kannel, p99 ≤ 25 ms, zero errors, RSS ≤ 400 MB",
+      `target (issue 6): POST /api/v1/sms ≥ ${benchTargets.singleSendTimesKannel} × Kannel, p99 ≤ ${benchTargets.singleSendP99Ms} ms, zero errors, RSS ≤ ${benchTargets.serverRssMb} MB`,
     ],
   };
   return { scenario: "single", tables: [table], data: { rows } };
