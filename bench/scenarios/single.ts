@@ -8,7 +8,7 @@ import type { BenchSettings, ScenarioResult } from "../lib/settings";
 import { BENCH_SENDER, BENCH_TEXT, countMessages, withFreshTumira } from "../lib/tumira";
 import { measure, warmUp, type LoadResult, type LoadTarget } from "../lib/wrk";
 
-const SINGLE_SEND_BODY = JSON.stringify({ to: "+{msisdn}", message: BENCH_TEXT, from: BENCH_SENDER });
+export const SINGLE_SEND_BODY = JSON.stringify({ to: "+{msisdn}", message: BENCH_TEXT, from: BENCH_SENDER });
 
 type Row = LoadResult & { kind: SingleSendRow["kind"]; competitor: string; engine: string; peakRssMb: number | null; cpuMicrosPerRequest: number | null; check: string };
 

@@ -24,7 +24,7 @@ const PROJECT_ROOT = process.cwd();
 const WORKER_SOURCE = path.join(PROJECT_ROOT, "lib/server/http-worker.ts");
 const SERVER_ENTRY_SOURCE = path.join(PROJECT_ROOT, "lib/server/server-entry.ts");
 /** Under the project, so the bundles' bare imports (next, pino, @prisma/…) resolve from its node_modules. */
-const BUNDLE_DIR = path.join(PROJECT_ROOT, "node_modules/.cache/tumira");
+export const BUNDLE_DIR = path.join(PROJECT_ROOT, "node_modules/.cache/tumira");
 export const WORKER_BUNDLE = path.join(BUNDLE_DIR, "http-worker.mjs");
 export const SERVER_ENTRY_BUNDLE = path.join(BUNDLE_DIR, "server-entry.cjs");
 /** Imported from where they are, never bundled: the generated Prisma clients load files next to themselves. */
@@ -75,7 +75,7 @@ export function bundleHttpWorker(): Promise<string> {
  * Bundles `source` and its project imports (packages stay external) into `outfile`. Throws if esbuild
  * warns: a warned construct (import.meta in CommonJS, say) would misbehave only at run time.
  */
-async function bundleModule(source: string, outfile: string, format: "esm" | "cjs"): Promise<string> {
+export async function bundleModule(source: string, outfile: string, format: "esm" | "cjs"): Promise<string> {
   // Loaded here only: nothing else needs esbuild at run time.
   const { build, stop } = await import("esbuild");
   const result = await build({

@@ -1,0 +1,71 @@
+// `npm run bench:handler [-- --engine sqlite --rounds 5 --seconds 3 --concurrency 50]`: what one
+// single send costs the server's thread, without HTTP and without a load generator sharing the
+// cores. POST /api/v1/sms runs through runApiRequest (authentication, validation, pricing, the group
+// commit, the 202 body) in a loop of concurrent sends, in a process of its own running the bundled
+// code as the server does. Prints sends per second and CPU µs per send for each round: a figure the
+// machine's noise moves less than the HTTP scenarios', for comparing two versions of the send path.
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { promisify } from "node:util";
+import { BUNDLE_DIR, bundleModule } from "@/lib/server/bundle";
+import { cleanUpOnSignals } from "./lib/cleanup";
+import { createBenchDatabase, DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
+import { describeMachine, formatTable, log } from "./lib/report";
+import { createBenchAccount } from "./lib/tumira";
+import { SINGLE_SEND_BODY } from "./scenarios/single";
+
+const run = promisify(execFile);
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      engine: { type: "string", default: "sqlite" },
+      rounds: { type: "string", default: "5" },
+      seconds: { type: "string", default: "3" },
+      concurrency: { type: "string", default: "50" },
+      "postgres-url": { type: "string", default: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL },
+    },
+  });
+  if (values.engine !== "sqlite" && values.engine !== "postgres") throw new Error("--engine: use sqlite or postgres");
+  const engine: Engine = values.engine;
+  cleanUpOnSignals();
+  log(`machine: ${JSON.stringify(describeMachine())}`);
+  const entry = await bundleModule(path.join(import.meta.dirname, "handler-loop.ts"), path.join(BUNDLE_DIR, "bench-handler-loop.cjs"), "cjs");
+  const database = await createBenchDatabase(engine, values["postgres-url"]);
+  try {
+    const account = await createBenchAccount(database);
+    log(`handler/${engine}: ${values.rounds} rounds of ${values.seconds} s, ${values.concurrency} sends at a time`);
+    const { stdout } = await run(process.execPath, [entry], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        LOG_LEVEL: "warn",
+        DATABASE_URL: database.url,
+        DATA_DIR: database.dataDir,
+        RUN_DISPATCHER: "false",
+        BENCH_TOKEN: account.token,
+        BENCH_BODY: SINGLE_SEND_BODY,
+        BENCH_ROUNDS: values.rounds,
+        BENCH_SECONDS: values.seconds,
+        BENCH_CONCURRENCY: values.concurrency,
+      },
+    });
+    const rounds = stdout.trim().split("\n").map((line) => JSON.parse(line) as { round: number; sendsPerSecond: number; cpuMicrosPerSend: number; refused: number });
+    console.log(
+      formatTable({
+        title: `Single send handler without HTTP (${engine}), ${values.concurrency} at a time`,
+        columns: ["round", "sends/s", "CPU µs/send", "refused"],
+        rows: rounds.map((round) => [round.round, round.sendsPerSecond, round.cpuMicrosPerSend, round.refused]),
+        notes: ["CPU: the whole process (on SQLite its checkpoint thread included), per accepted send"],
+      }),
+    );
+  } finally {
+    await database.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
