@@ -6,12 +6,12 @@
 // machine's noise moves less than the HTTP scenarios', for comparing two versions of the send path.
 import { execFile } from "node:child_process";
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { promisify } from "node:util";
+import { parseArgs, promisify } from "node:util";
 import { BUNDLE_DIR, bundleModule } from "@/lib/server/bundle";
 import { cleanUpOnSignals } from "./lib/cleanup";
 import { createBenchDatabase, DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
 import { describeMachine, formatTable, log } from "./lib/report";
+import { positive } from "./lib/settings";
 import { createBenchAccount } from "./lib/tumira";
 import { SINGLE_SEND_BODY } from "./scenarios/single";
 
@@ -29,13 +29,16 @@ async function main(): Promise<void> {
   });
   if (values.engine !== "sqlite" && values.engine !== "postgres") throw new Error("--engine: use sqlite or postgres");
   const engine: Engine = values.engine;
+  const rounds = Math.max(1, positive(values.rounds, "rounds"));
+  const seconds = Math.max(1, positive(values.seconds, "seconds"));
+  const concurrency = Math.max(1, positive(values.concurrency, "concurrency"));
   cleanUpOnSignals();
   log(`machine: ${JSON.stringify(describeMachine())}`);
   const entry = await bundleModule(path.join(import.meta.dirname, "handler-loop.ts"), path.join(BUNDLE_DIR, "bench-handler-loop.cjs"), "cjs");
   const database = await createBenchDatabase(engine, values["postgres-url"]);
   try {
     const account = await createBenchAccount(database);
-    log(`handler/${engine}: ${values.rounds} rounds of ${values.seconds} s, ${values.concurrency} sends at a time`);
+    log(`handler/${engine}: ${rounds} rounds of ${seconds} s, ${concurrency} sends at a time`);
     const { stdout } = await run(process.execPath, [entry], {
       env: {
         ...process.env,
@@ -46,17 +49,17 @@ async function main(): Promise<void> {
         RUN_DISPATCHER: "false",
         BENCH_TOKEN: account.token,
         BENCH_BODY: SINGLE_SEND_BODY,
-        BENCH_ROUNDS: values.rounds,
-        BENCH_SECONDS: values.seconds,
-        BENCH_CONCURRENCY: values.concurrency,
+        BENCH_ROUNDS: String(rounds),
+        BENCH_SECONDS: String(seconds),
+        BENCH_CONCURRENCY: String(concurrency),
       },
     });
-    const rounds = stdout.trim().split("\n").map((line) => JSON.parse(line) as { round: number; sendsPerSecond: number; cpuMicrosPerSend: number; refused: number });
+    const measured = stdout.trim().split("\n").map((line) => JSON.parse(line) as { round: number; sendsPerSecond: number; cpuMicrosPerSend: number; refused: number });
     console.log(
       formatTable({
-        title: `Single send handler without HTTP (${engine}), ${values.concurrency} at a time`,
+        title: `Single send handler without HTTP (${engine}), ${concurrency} at a time`,
         columns: ["round", "sends/s", "CPU µs/send", "refused"],
-        rows: rounds.map((round) => [round.round, round.sendsPerSecond, round.cpuMicrosPerSend, round.refused]),
+        rows: measured.map((round) => [round.round, round.sendsPerSecond, round.cpuMicrosPerSend, round.refused]),
         notes: ["CPU: the whole process (on SQLite its checkpoint thread included), per accepted send"],
       }),
     );

@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { cleanUpOnSignals } from "./lib/cleanup";
 import { DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
 import { describeMachine, formatTable, log, writeResults } from "./lib/report";
-import type { BenchSettings, ScenarioResult } from "./lib/settings";
+import { positive, type BenchSettings, type ScenarioResult } from "./lib/settings";
 import { runBulkScenario } from "./scenarios/bulk";
 import { runDispatchScenario } from "./scenarios/dispatch";
 import { runReadScenario } from "./scenarios/read";
@@ -36,12 +36,6 @@ function list(text: string, allowed: readonly string[], flag: string): string[] 
   const unknown = items.filter((item) => !allowed.includes(item));
   if (unknown.length > 0 || items.length === 0) throw new Error(`--${flag}: use ${allowed.join(", ")}`);
   return items;
-}
-
-function positive(text: string, flag: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`--${flag} must be a whole number`);
-  return value;
 }
 
 function parseSettings(argv: string[]): { only: string[]; settings: BenchSettings } {

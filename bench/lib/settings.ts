@@ -18,5 +18,12 @@ export type BenchSettings = {
   profile: boolean;
 };
 
+/** A command-line option's whole number, or an error naming the option. */
+export function positive(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${flag} must be a whole number`);
+  return value;
+}
+
 /** What a scenario returns: the file format of lib/benchmarks/bench-run-schema.ts, checked when compiled. */
 export type { ScenarioResult } from "@/lib/benchmarks/bench-run-schema";
