@@ -2,13 +2,12 @@
 
 import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { BenchResults, LatestScenario, RunInfo, SingleSendHistoryPoint } from "@/lib/benchmarks/read-bench-results";
-import { benchTargets, engineName } from "@/lib/benchmarks/bench-targets";
+import { benchTargets, engineName, perSecond } from "@/lib/benchmarks/bench-targets";
 import { Card, CardBody, CardHeader } from "./ui/card";
 
 const axis = { fontSize: 11, fill: "#64748b" };
 const colors = { tumira: "#16a34a", ceiling: "#bbf7d0", kannel: "#94a3b8", raw: "#cbd5e1", target: "#dc2626" };
 const engineColors: Record<string, string> = { sqlite: "#16a34a", postgres: "#0284c7" };
-const perSecond = (value: number) => `${Math.round(value).toLocaleString("en")}/s`;
 const engineLabel = (engine: string) => (engine === "-" ? "" : ` (${engineName(engine)})`);
 
 type RateBar = { label: string; value: number; color: string };

@@ -24,6 +24,9 @@ export type TargetCheck = {
 
 const times = (value: number) => `${value.toFixed(2)} ×`;
 const milliseconds = (value: number) => `${value.toFixed(1)} ms`;
+const megabytes = (value: number) => `${Math.round(value)} MB`;
+/** A rate as the page shows it, in the table and the charts. */
+export const perSecond = (value: number) => `${Math.round(value).toLocaleString("en")}/s`;
 
 /** "sqlite" and "postgres" as people write them; Kannel's rows have engine "-". */
 export function engineName(engine: string): string {
@@ -44,7 +47,7 @@ export function checkBenchTargets(latest: BenchResults["latest"]): TargetCheck[]
       check(`Single send ≥ ${benchTargets.singleSendTimesKannel} × Kannel`, row.engine, ratio, times, (value) => value >= benchTargets.singleSendTimesKannel);
       check(`Single send p99 ≤ ${benchTargets.singleSendP99Ms} ms`, row.engine, row.p99Ms, milliseconds, (value) => value <= benchTargets.singleSendP99Ms);
       check("Single send without errors", row.engine, row.errorResponses + row.socketErrors, String, (value) => value === 0);
-      check(`Server RSS ≤ ${benchTargets.serverRssMb} MB (single send)`, row.engine, row.peakRssMb, (value) => `${Math.round(value)} MB`, (value) => value <= benchTargets.serverRssMb);
+      check(`Server RSS ≤ ${benchTargets.serverRssMb} MB (single send)`, row.engine, row.peakRssMb, megabytes, (value) => value <= benchTargets.serverRssMb);
     }
   }
   if (latest.bulk) {
@@ -57,7 +60,7 @@ export function checkBenchTargets(latest: BenchResults["latest"]): TargetCheck[]
       check(`Bulk of 100,000 ≤ ${benchTargets.bulkTimesRaw} × the raw insert`, row.engine, ratio, times, (value) => value <= benchTargets.bulkTimesRaw);
     }
     for (const [engine, memory] of Object.entries(peakRssMb)) {
-      check(`Server RSS ≤ ${benchTargets.serverRssMb} MB (bulk)`, engine, memory.peakRssMb, (value) => `${Math.round(value)} MB`, (value) => value <= benchTargets.serverRssMb);
+      check(`Server RSS ≤ ${benchTargets.serverRssMb} MB (bulk)`, engine, memory.peakRssMb, megabytes, (value) => value <= benchTargets.serverRssMb);
     }
   }
   if (latest.dispatch) {
@@ -71,8 +74,7 @@ export function checkBenchTargets(latest: BenchResults["latest"]): TargetCheck[]
   }
   if (latest.read) {
     for (const row of latest.read.result.data.rows.filter((candidate) => candidate.kind === "read")) {
-      const rate = (value: number) => `${Math.round(value).toLocaleString("en")}/s`;
-      check(`Read ≥ ${benchTargets.readRequestsPerSecond.toLocaleString("en")} requests/s`, row.engine, row.requestsPerSecond, rate, (value) => value >= benchTargets.readRequestsPerSecond);
+      check(`Read ≥ ${benchTargets.readRequestsPerSecond.toLocaleString("en")} requests/s`, row.engine, row.requestsPerSecond, perSecond, (value) => value >= benchTargets.readRequestsPerSecond);
       check(`Read p99 ≤ ${benchTargets.readP99Ms} ms`, row.engine, row.p99Ms, milliseconds, (value) => value <= benchTargets.readP99Ms);
     }
   }
