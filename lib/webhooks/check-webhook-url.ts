@@ -1,6 +1,7 @@
 // Webhook URLs are fetched by the server, so a client could point them at the server's own network
 // (SSRF). checkWebhookUrl is called when a send is accepted and again at each delivery: the URL must
-// be http(s), and unless WEBHOOK_ALLOW_PRIVATE every address its host resolves to must be public.
+// be http(s), and unless WEBHOOK_ALLOW_PRIVATE every address its host resolves to must be globally
+// reachable unicast: an allowlist, so a range nobody thought to block is refused too.
 // Exports: checkWebhookUrl, parseWebhookUrl (syntax only), isPublicAddress, WEBHOOK_URL_MAX_LENGTH,
 // type CheckedWebhookUrl.
 // Delivery should connect to `addresses` (not resolve again), so a DNS answer that changes between
@@ -15,38 +16,76 @@ const DNS_TIMEOUT_MS = 3000;
 
 export type CheckedWebhookUrl = { url: URL; addresses: { address: string; family: 4 | 6 }[] };
 
-const blocked = new net.BlockList();
-for (const [network, prefix] of [
+/** IPv4 ranges that are not globally reachable (IANA's special-purpose registry). */
+const NON_GLOBAL_IPV4 = blockList("ipv4", [
   ["0.0.0.0", 8], // "this network", includes the unspecified 0.0.0.0
   ["10.0.0.0", 8],
   ["100.64.0.0", 10], // carrier-grade NAT
   ["127.0.0.0", 8],
   ["169.254.0.0", 16], // link-local, cloud metadata 169.254.169.254
   ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
+  ["192.0.0.0", 24], // IETF protocol assignments
+  ["192.0.2.0", 24], // documentation (TEST-NET-1)
+  ["192.88.99.0", 24], // 6to4 relay anycast
   ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
+  ["198.18.0.0", 15], // benchmarking
+  ["198.51.100.0", 24], // documentation (TEST-NET-2)
+  ["203.0.113.0", 24], // documentation (TEST-NET-3)
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved and broadcast
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
-  ["::", 128], // unspecified
-  ["::1", 128],
-  ["64:ff9b::", 96], // NAT64 maps onto IPv4, whose private ranges it would reach
-  ["fc00::", 7], // unique local
-  ["fe80::", 10], // link-local
-  ["ff00::", 8], // multicast
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv6");
+]);
+/** IPv6 global unicast is 2000::/3; everything else (loopback, IPv4-compatible, site- and link-local, unique local, multicast) is refused. */
+const GLOBAL_UNICAST_IPV6 = blockList("ipv6", [["2000::", 3]]);
+/** Parts of 2000::/3 that are not globally reachable. */
+const NON_GLOBAL_IPV6 = blockList("ipv6", [
+  ["2001::", 23], // IETF protocol assignments, Teredo among them
+  ["2001:db8::", 32], // documentation
+  ["3fff::", 20], // documentation
+]);
+
+function blockList(family: "ipv4" | "ipv6", subnets: ReadonlyArray<readonly [string, number]>): net.BlockList {
+  const list = new net.BlockList();
+  for (const [network, prefix] of subnets) list.addSubnet(network, prefix, family);
+  return list;
 }
 
-/** False for loopback, private, link-local, CGNAT, unspecified, multicast and reserved addresses (IPv4-mapped IPv6 included). */
+/**
+ * True only for a globally reachable unicast address. IPv6 forms that carry an IPv4 address
+ * (IPv4-mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by that IPv4 address.
+ */
 export function isPublicAddress(address: string): boolean {
   const family = net.isIP(address);
-  if (family === 0) return false;
-  return !blocked.check(address, family === 4 ? "ipv4" : "ipv6");
+  if (family === 4) return !NON_GLOBAL_IPV4.check(address, "ipv4");
+  if (family !== 6) return false;
+  const embedded = embeddedIpv4(address);
+  if (embedded) return isPublicAddress(embedded);
+  return GLOBAL_UNICAST_IPV6.check(address, "ipv6") && !NON_GLOBAL_IPV6.check(address, "ipv6");
+}
+
+/** The IPv4 address an IPv4-mapped, NAT64 or 6to4 IPv6 address carries, if it is one of those. */
+function embeddedIpv4(address: string): string | null {
+  const groups = ipv6Groups(address);
+  const isZero = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
+  const ipv4 = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  if (isZero(0, 5) && groups[5] === 0xffff) return ipv4(groups[6], groups[7]);
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && isZero(2, 6)) return ipv4(groups[6], groups[7]);
+  if (groups[0] === 0x2002) return ipv4(groups[1], groups[2]);
+  return null;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (with "::" expanded and a trailing dotted IPv4 converted). */
+function ipv6Groups(address: string): number[] {
+  let text = address.replace(/%.*$/, "");
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes("::") ? text.split("::") : [text, undefined];
+  const parse = (part: string | undefined) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
+  const before = parse(head);
+  const after = parse(tail);
+  return [...before, ...new Array<number>(8 - before.length - after.length).fill(0), ...after];
 }
 
 function refuse(description: string): AppError {
