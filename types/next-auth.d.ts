@@ -5,3 +5,14 @@ declare module "next-auth" {
     user?: { id: string; email: string; role: Role; accountId: string | null };
   }
 }
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    uid?: string;
+    role?: Role;
+    accountId?: string | null;
+    sessionVersion?: number;
+    /** The UserSession row of this sign-in (lib/auth/auth-options.ts). */
+    sid?: string;
+  }
+}
