@@ -5,6 +5,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
+bash scripts/ensure-system-packages.sh || exit 1
 mkdir -p test-results
 rm -f test-results/*.json
 status=0
