@@ -1,6 +1,13 @@
 // Money is integer ten-thousandths of the currency unit (10000 = 1.00), BigInt in code.
 const SCALE = 10_000n;
 
+/**
+ * The largest balance an account may hold, 100,000,000,000.0000 units: every amount and balance
+ * stays within a 64-bit column and within a JavaScript number's exact integers, which is how the
+ * PostgreSQL driver hands BIGINT columns over.
+ */
+export const MAX_BALANCE = 100_000_000_000n * SCALE;
+
 /** "25.50" → 255000n. More than four decimals, signs other than a leading "-", or junk are refused. */
 export function parseAmount(text: string): bigint {
   const match = /^(-)?(\d{1,15})(?:\.(\d{1,4}))?$/.exec(text.trim());

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { db, sql } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { formatAmount, MAX_BALANCE } from "@/lib/money";
 import { applyLedgerEntry } from "@/lib/ledger/apply-ledger-entry";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { addSender } from "@/lib/senders/add-sender";
@@ -22,6 +23,7 @@ export async function createAccount(input: {
     ...(name.success ? [] : [{ field: "name", description: "cannot be blank" }]),
     ...(currency.success ? [] : [{ field: "currency", description: currency.error.issues[0].message }]),
     ...(input.openingBalance < 0n ? [{ field: "balance", description: "must not be negative" }] : []),
+    ...(input.openingBalance > MAX_BALANCE ? [{ field: "balance", description: `must be at most ${formatAmount(MAX_BALANCE)}` }] : []),
   ];
   if (fields.length > 0) throw AppError.validation(fields);
 

@@ -1,6 +1,7 @@
 import { sql } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { formatAmount, MAX_BALANCE } from "@/lib/money";
 import { applyLedgerEntry } from "./apply-ledger-entry";
 
 export async function creditBalance(input: {
@@ -12,16 +13,20 @@ export async function creditBalance(input: {
   if (input.amount <= 0n) {
     throw AppError.validation([{ field: "amount", description: "must be greater than zero" }]);
   }
-  const balance = await sql().transaction((tx) =>
-    applyLedgerEntry(tx, {
+  if (input.amount > MAX_BALANCE) throw balanceCeilingError();
+  const balance = await sql().transaction(async (tx) => {
+    const after = await applyLedgerEntry(tx, {
       accountId: input.accountId,
       kind: "credit",
       amount: input.amount,
       reason: input.reason ?? "credit",
       actor: input.actor,
       requireCover: false,
-    }),
-  );
+    });
+    // Thrown inside the transaction: the credit and its ledger row are rolled back.
+    if (after !== null && after > MAX_BALANCE) throw balanceCeilingError();
+    return after;
+  });
   if (balance === null) throw AppError.notFound("Account");
   await recordAuditEvent({
     accountId: input.accountId,
@@ -32,4 +37,8 @@ export async function creditBalance(input: {
     data: { amount: input.amount.toString(), reason: input.reason ?? "" },
   });
   return { balance };
+}
+
+function balanceCeilingError(): AppError {
+  return AppError.validation([{ field: "amount", description: `would take the balance over the maximum of ${formatAmount(MAX_BALANCE)}` }]);
 }
