@@ -15,11 +15,10 @@ const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 export type HeaderMap = Record<string, string>;
 
 /**
- * What API handlers answer: status, headers and the finished body. A Web Response costs about 18 µs
- * more per request here (it wraps the body in a stream that must be read back); the lean path writes
- * this as it is, and Next's route handler converts it with toWebResponse. A body of chunks (a bulk
- * send's 100,000 items, about 15 MB of JSON) is written as it is produced, never held whole; it can
- * be read once.
+ * What API handlers answer: status, headers and the finished body. Not a Web Response, which wraps
+ * the body in a stream that must be read back (docs/decisions/0001-own-http1-path.md): the lean path
+ * writes this as it is, and Next's route handler converts it with toWebResponse. A body of chunks (a
+ * bulk send's 100,000 items) is written as it is produced, never held whole; it can be read once.
  */
 export class ApiResponse {
   readonly headers: HeaderMap;

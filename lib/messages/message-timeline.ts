@@ -1,7 +1,7 @@
 // A message's timeline, as the dashboard shows it. The happy path (accepted, dispatched, carrier
 // accepted, delivered) is read from the message's own timestamps and parts, so the send and
-// dispatch paths write no row for it: storing it cost three to four MessageEvent rows per message,
-// about 8 µs of each send's insert and 15 µs of each dispatch. What the columns cannot tell (retries,
+// dispatch paths write no row for it, where storing it would cost three to four MessageEvent rows per
+// message on the hottest paths. What the columns cannot tell (retries,
 // failures, refunds) is stored as MessageEvent rows and merged in by time.
 
 export type TimelineEvent = { id: string; kind: string; detail: string; createdAt: Date };

@@ -113,7 +113,7 @@ describe("delivery end to end", () => {
         expect(message.lastError).toMatch(/gave up after 3 attempts/);
       }
     }
-    // The SYSERR number was tried three times, the permanent refusal once.
+    // The SYSERR number was submitted three times, the permanent refusal once.
     expect(simulator.submits.filter((submit) => submit.destination === "263771230006")).toHaveLength(3);
     expect(simulator.submits.filter((submit) => submit.destination === "263771230005")).toHaveLength(1);
     expect((await db().account.findUniqueOrThrow({ where: { id: accountId } })).balance).toBe(balance);
