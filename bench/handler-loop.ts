@@ -2,7 +2,7 @@
 // sends through runApiRequest, BENCH_CONCURRENCY at a time, for BENCH_ROUNDS rounds of BENCH_SECONDS
 // after one unmeasured round. Prints one JSON line per round on stdout.
 import { runApiRequest } from "@/lib/api/handle-api-request";
-import { prepareDatabase } from "@/lib/db/prepare-database";
+import { prepareDatabase } from "@/lib/setup/prepare-database";
 
 const token = process.env.BENCH_TOKEN ?? "";
 const bodyTemplate = process.env.BENCH_BODY ?? "";

@@ -4,7 +4,7 @@
 // staff see any message but not its body or webhook URLs (customer content).
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { serializeSms } from "@/lib/api/sms/serialize-sms";
+import { serializeSms } from "@/lib/messages/serialize-sms";
 import { buildMessageTimeline } from "@/lib/messages/message-timeline";
 import { messageDetailSchema, type MessageDetail } from "./message-schemas";
 

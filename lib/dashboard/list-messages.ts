@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { operatorSchema } from "@/lib/carriers/operators";
-import { messageStatusSchema } from "@/lib/api/sms/sms-schemas";
+import { messageStatusSchema } from "@/lib/messages/serialize-sms";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 import { dayParam, dayRange } from "./filters";
 import { messagePageSchema, type MessagePage } from "./message-schemas";

@@ -1,7 +1,7 @@
 // What the dashboard's message views receive (JSON from its routes): one schema per shape, so the
 // routes serialise through them and nothing unlisted reaches the browser.
 import { z } from "zod";
-import { smsSchema } from "@/lib/api/sms/sms-schemas";
+import { smsSchema } from "@/lib/messages/serialize-sms";
 
 const timestamp = z.iso.datetime({ offset: true });
 

@@ -7,7 +7,7 @@
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { operators } from "@/lib/carriers/operators";
-import type { BackgroundOptions, BackgroundService } from "@/lib/server/background";
+import type { BackgroundOptions, BackgroundService } from "./background-services";
 import { carrierConfigs, describeCarrier, simulatorCarrierConfig, type CarrierConfig } from "@/lib/smpp/carrier-config";
 import { CarrierConnection, type CarrierConnectionOptions } from "@/lib/smpp/carrier-connection";
 import { startSmscSimulator } from "@/lib/smsc/smsc-simulator";

@@ -12,7 +12,7 @@
 import { AppError, type FieldError } from "@/lib/errors";
 import { isStorableText, NOT_TEXT_DESCRIPTION } from "@/lib/text";
 import { getEnv } from "@/lib/env";
-import type { KeyMode } from "@/lib/api/keys/token";
+import type { KeyMode } from "@/lib/keys/token";
 import { checkWebhookUrl, parseWebhookUrl } from "@/lib/webhooks/check-webhook-url";
 import { MAX_SEGMENTS, segmentMessage } from "./segments";
 import { parseMsisdn, type Recipient } from "./msisdn";

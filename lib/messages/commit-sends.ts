@@ -13,7 +13,7 @@ import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { metrics } from "@/lib/metrics";
-import { findUnusableApiKeys, unknownApiKeyError } from "@/lib/api/auth/authenticate-api-key";
+import { findUnusableApiKeys, unknownApiKeyError } from "@/lib/keys/find-unusable-api-keys";
 import { applyLedgerEntries, type AccountLedgerEntry } from "@/lib/ledger/apply-ledger-entry";
 import { getAccountRates } from "@/lib/rates/rates";
 import { operators, type Operator } from "@/lib/carriers/operators";

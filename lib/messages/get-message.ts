@@ -3,8 +3,8 @@ import { valuesTable } from "@/lib/db/batch-lists";
 import { createGroupCommit } from "@/lib/db/group-commit";
 import { fromDbTime, fromDbTimeOrNull, type Row } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
-import { isApiKeyUsable, unknownApiKeyError } from "@/lib/api/auth/authenticate-api-key";
-import type { SmsSource } from "@/lib/api/sms/serialize-sms";
+import { isApiKeyUsable, unknownApiKeyError } from "@/lib/keys/find-unusable-api-keys";
+import type { SmsSource } from "./serialize-sms";
 
 type MessageRead = { keyId: string; id: string };
 

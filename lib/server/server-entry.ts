@@ -3,8 +3,8 @@
 // nothing else of lib/ but bundle.ts and the logger (for a failed start): a module it imported itself
 // would be a second instance, with a database connection of its own.
 export { startServer, stopOnSignals } from "./start-server";
-export { stopBackgroundServices } from "./background";
-export { prepareDatabase } from "@/lib/db/prepare-database";
+export { stopBackgroundServices } from "@/lib/delivery/background-services";
+export { prepareDatabase } from "@/lib/setup/prepare-database";
 export { closeDatabase } from "@/lib/db/client";
 export { seedDemo } from "@/lib/accounts/seed-demo";
 export { startDeliveryServices } from "@/lib/delivery/start-delivery-services";

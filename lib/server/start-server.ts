@@ -6,9 +6,9 @@
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
-import { prepareDatabase } from "@/lib/db/prepare-database";
+import { prepareDatabase } from "@/lib/setup/prepare-database";
 import { serveHttp, type HttpServing, type ServeOptions } from "./http-server";
-import { stopBackgroundServices, type BackgroundService } from "./background";
+import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 
 export type RunningServer = { port: number; stop: () => Promise<void> };

@@ -4,7 +4,7 @@
 import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { inList } from "@/lib/db/batch-lists";
-import { serializeSms } from "@/lib/api/sms/serialize-sms";
+import { serializeSms } from "@/lib/messages/serialize-sms";
 import { parseMessageRow, type Message } from "@/lib/messages/message-row";
 
 export type WebhookEventType = "message.success" | "message.failed" | "message.delivered";

@@ -2,8 +2,8 @@
 // and a real server process on it, plus a small fetch wrapper that returns status, headers and JSON.
 import { afterAll, beforeAll, expect } from "vitest";
 import { createAccount } from "@/lib/accounts/create-account";
-import { createApiKey } from "@/lib/api/keys/create-api-key";
-import type { KeyMode } from "@/lib/api/keys/token";
+import { createApiKey } from "@/lib/keys/create-api-key";
+import type { KeyMode } from "@/lib/keys/token";
 import { kitErrorSchema, legacyErrorSchema } from "@/lib/api/response-schemas";
 import { useTestDatabase, type TestDatabase } from "./test-database";
 import { startServerProcess, type ServerProcess } from "./server-process";

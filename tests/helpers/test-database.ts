@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { resetEnvForTests } from "@/lib/env";
 import { closeDatabase } from "@/lib/db/client";
-import { prepareDatabase } from "@/lib/db/prepare-database";
+import { prepareDatabase } from "@/lib/setup/prepare-database";
 
 export type TestDatabase = { kind: "sqlite" | "postgres"; url: string; dataDir: string; drop: () => Promise<void> };
 

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { approveSender } from "@/lib/senders/approve-sender";
-import { createApiKey } from "@/lib/api/keys/create-api-key";
+import { createApiKey } from "@/lib/keys/create-api-key";
 import { balanceSchema, senderIdSchema } from "@/lib/api/accounts/account-schemas";
 import { envelopeSchema } from "@/lib/api/response-schemas";
 import { expectKitError, seedAccount, useApiServer, type SeededAccount } from "../helpers/api-test-server";

@@ -8,11 +8,12 @@ import { db, sql } from "@/lib/db/client";
 import { toDbTime } from "@/lib/db/sql";
 import { insertRows } from "@/lib/db/insert-rows";
 import { AppError } from "@/lib/errors";
-import { authenticateApiKey, confirmApiKey, findUnusableApiKeys, KEY_CACHE_TTL_MS } from "@/lib/api/auth/authenticate-api-key";
-import { createApiKey } from "@/lib/api/keys/create-api-key";
-import { revokeApiKey } from "@/lib/api/keys/revoke-api-key";
-import { rollApiKey } from "@/lib/api/keys/roll-api-key";
-import { generateToken, hashToken } from "@/lib/api/keys/token";
+import { authenticateApiKey, confirmApiKey, KEY_CACHE_TTL_MS } from "@/lib/api/auth/authenticate-api-key";
+import { findUnusableApiKeys } from "@/lib/keys/find-unusable-api-keys";
+import { createApiKey } from "@/lib/keys/create-api-key";
+import { revokeApiKey } from "@/lib/keys/revoke-api-key";
+import { rollApiKey } from "@/lib/keys/roll-api-key";
+import { generateToken, hashToken } from "@/lib/keys/token";
 import { useTestDatabase } from "../helpers/test-database";
 import { seedAccount, type SeededAccount } from "../helpers/api-test-server";
 

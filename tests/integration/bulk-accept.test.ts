@@ -8,7 +8,7 @@ import { acceptMessages } from "@/lib/messages/accept-messages";
 import { applyLedgerEntries } from "@/lib/ledger/apply-ledger-entry";
 import { getBalance } from "@/lib/ledger/get-balance";
 import { defaultRates } from "@/lib/rates/rates";
-import { serializeBulkResult } from "@/lib/api/sms/serialize-sms";
+import { serializeBulkResult } from "@/lib/api/sms/serialize-bulk-result";
 import { bulkSmsResultSchema } from "@/lib/api/sms/sms-schemas";
 import { useTestDatabase } from "../helpers/test-database";
 

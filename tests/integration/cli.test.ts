@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "@/lib/cli/run-cli";
 import { db } from "@/lib/db/client";
-import { hashToken } from "@/lib/api/keys/token";
+import { hashToken } from "@/lib/keys/token";
 import { useTestDatabase } from "../helpers/test-database";
 
 useTestDatabase();

@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { getMessageDetail } from "@/lib/dashboard/get-message-detail";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { recordReceipts } from "@/lib/delivery/record-receipt";
-import { stopBackgroundServices, type BackgroundService } from "@/lib/server/background";
+import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { segmentMessage } from "@/lib/messages/segments";
 import { useTestDatabase } from "../helpers/test-database";
 import { carrierUrls, createSendingAccount, expectLedgerBalanced, send, setEnv, startTestSimulator, waitForFinal, type TestSimulator } from "../helpers/delivery";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { STATUS } from "@/lib/smpp/command-status";
-import { stopBackgroundServices, type BackgroundService } from "@/lib/server/background";
+import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { useTestDatabase } from "../helpers/test-database";
 import { carrierUrls, createSendingAccount, expectLedgerBalanced, send, setEnv, startTestSimulator, waitForFinal, type TestSimulator } from "../helpers/delivery";
 

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { createApiKey } from "@/lib/api/keys/create-api-key";
+import { createApiKey } from "@/lib/keys/create-api-key";
 import { kitErrorSchema, legacyErrorSchema } from "@/lib/api/response-schemas";
 import { OPENAPI_PATH } from "@/lib/api/openapi/openapi-document";
 import { callApi, seedAccount, useApiServer, type ApiCall, type SeededAccount } from "../helpers/api-test-server";

@@ -2,10 +2,10 @@
 // failures (spec 5), test keys, cross-account isolation, and LastUsedAt bookkeeping.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
-import { generateToken, hashToken } from "@/lib/api/keys/token";
-import { createApiKey } from "@/lib/api/keys/create-api-key";
+import { generateToken, hashToken } from "@/lib/keys/token";
+import { createApiKey } from "@/lib/keys/create-api-key";
 import { authenticateApiKey, MISSING_AUTHENTICATION } from "@/lib/api/auth/authenticate-api-key";
-import { apiKeyCreatedSchema, apiKeyListEntrySchema } from "@/lib/api/keys/key-schemas";
+import { apiKeyCreatedSchema, apiKeyListEntrySchema } from "@/lib/keys/key-schemas";
 import { bareEnvelopeSchema, envelopeSchema } from "@/lib/api/response-schemas";
 import { expectKitError, seedAccount, useApiServer, type SeededAccount } from "../helpers/api-test-server";
 

@@ -2,7 +2,7 @@
 // Retry-After in the endpoint's error shape, RateLimit-* headers, the account override set by the CLI.
 import { beforeAll, describe, expect, it } from "vitest";
 import { consumeRateLimit } from "@/lib/api/rate-limit/consume-rate-limit";
-import { createApiKey } from "@/lib/api/keys/create-api-key";
+import { createApiKey } from "@/lib/keys/create-api-key";
 import { runCli } from "@/lib/cli/run-cli";
 import { expectKitError, expectLegacyError, seedAccount, useApiServer, type SeededAccount } from "../helpers/api-test-server";
 

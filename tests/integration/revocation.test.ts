@@ -4,8 +4,8 @@
 // is refused there all the same, in the endpoint's 401, and a refused send writes nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { revokeApiKey } from "@/lib/api/keys/revoke-api-key";
-import { createApiKey, type CreatedApiKey } from "@/lib/api/keys/create-api-key";
+import { revokeApiKey } from "@/lib/keys/revoke-api-key";
+import { createApiKey, type CreatedApiKey } from "@/lib/keys/create-api-key";
 import { useTestDatabase } from "../helpers/test-database";
 import { callApi, expectKitError, seedAccount, startApiServer, type ApiCall, type SeededAccount } from "../helpers/api-test-server";
 import type { ServerProcess } from "../helpers/server-process";

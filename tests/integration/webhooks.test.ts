@@ -8,7 +8,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
-import { stopBackgroundServices, type BackgroundService } from "@/lib/server/background";
+import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { getWebhookSecret, rotateWebhookSecret } from "@/lib/webhooks/webhook-secret";
 import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
 import { useTestDatabase } from "../helpers/test-database";

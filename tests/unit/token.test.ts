@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { generateToken, hashesEqual, hashToken, parseToken, tokenPrefix, TOKEN_PREFIX_LENGTH } from "@/lib/api/keys/token";
+import { generateToken, hashesEqual, hashToken, parseToken, tokenPrefix, TOKEN_PREFIX_LENGTH } from "@/lib/keys/token";
 import { authenticateApiKey } from "@/lib/api/auth/authenticate-api-key";
 import { closeDatabase } from "@/lib/db/client";
 import { resetEnvForTests } from "@/lib/env";

@@ -2,9 +2,9 @@
 
 import { z } from "zod";
 import { accountIdOf, defineAction, userActor } from "@/lib/dashboard/define-action";
-import { createApiKey, keyNameSchema } from "@/lib/api/keys/create-api-key";
-import { revokeApiKey } from "@/lib/api/keys/revoke-api-key";
-import { rollApiKey, rollGracePeriods, type RollGracePeriod } from "@/lib/api/keys/roll-api-key";
+import { createApiKey, keyNameSchema } from "@/lib/keys/create-api-key";
+import { revokeApiKey } from "@/lib/keys/revoke-api-key";
+import { rollApiKey, rollGracePeriods, type RollGracePeriod } from "@/lib/keys/roll-api-key";
 import { AppError } from "@/lib/errors";
 
 export type ShownKey = { id: string; name: string; token: string; mode: string };

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requireAccountPage } from "@/lib/auth/require-permission";
-import { listApiKeys } from "@/lib/api/keys/list-api-keys";
+import { listApiKeys } from "@/lib/keys/list-api-keys";
 import { PageHeader } from "@/components/ui/page-header";
 import { KeysView, type KeyRow } from "./keys-view";
 

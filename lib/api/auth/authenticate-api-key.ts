@@ -9,11 +9,11 @@
 // Either way, expiry (a rolled key), the mode prefix and the constant-time hash comparison are
 // checked on every request.
 import { sql } from "@/lib/db/client";
-import { fromDbTimeOrNull, toDbTime, type SqlExecutor } from "@/lib/db/sql";
-import { inList } from "@/lib/db/batch-lists";
+import { fromDbTimeOrNull, toDbTime } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
-import { hashesEqual, hashToken, parseToken, type KeyMode } from "@/lib/api/keys/token";
+import { hashesEqual, hashToken, parseToken, type KeyMode } from "@/lib/keys/token";
+import { findUnusableApiKeys, isApiKeyUsable, isKeyExpired, unknownApiKeyError } from "@/lib/keys/find-unusable-api-keys";
 
 export type ApiKeyAuth = {
   keyId: string;
@@ -30,7 +30,6 @@ export type ApiKeyAuth = {
 type KeyRecord = Omit<ApiKeyAuth, "fromCache"> & { expiresAt: number | null; readAt: number };
 
 export const MISSING_AUTHENTICATION = "Missing authentication: send the header Authorization: Bearer <API_KEY>";
-const UNKNOWN_KEY = "The API key is unknown or revoked";
 
 /** How stale a cached key's account rate limit and expiry may be; its revocation never is (see above). */
 export const KEY_CACHE_TTL_MS = 30_000;
@@ -43,11 +42,6 @@ const lastUsedWrites = new Map<string, number>();
 
 function unauthorized(description: string, message = "Unauthorized"): AppError {
   return new AppError("UNAUTHORIZED", message, { description });
-}
-
-/** The refusal of a key that is unknown, revoked or expired, wherever it is found out. */
-export function unknownApiKeyError(): AppError {
-  return unauthorized(UNKNOWN_KEY);
 }
 
 export async function authenticateApiKey(authorization: string | null, options: { cached?: boolean } = {}): Promise<ApiKeyAuth> {
@@ -63,7 +57,7 @@ export async function authenticateApiKey(authorization: string | null, options: 
   const cached = options.cached ? findCachedKey(tokenHash, now) : undefined;
   const record = cached ?? (await readActiveKey(tokenHash, now));
   // The prefix says what the key is: a tmr_test_ key is never honoured as a live one, whatever the row says.
-  if (!record || !hashesEqual(record.tokenHash, tokenHash) || isExpired(record.expiresAt, now) || record.mode !== parsed.mode) {
+  if (!record || !hashesEqual(record.tokenHash, tokenHash) || isKeyExpired(record.expiresAt, now) || record.mode !== parsed.mode) {
     keyCache.delete(tokenHash);
     throw unknownApiKeyError();
   }
@@ -89,31 +83,6 @@ export async function confirmApiKey(auth: ApiKeyAuth): Promise<void> {
 /** Drops a key from this process's cache, once a handler has found it revoked. */
 export function forgetApiKey(auth: Pick<ApiKeyAuth, "tokenHash">): void {
   keyCache.delete(auth.tokenHash);
-}
-
-/** A key authenticates while it is active and, once rolled, until its expiry. */
-export function isApiKeyUsable(state: { active: unknown; expiresAt: unknown }, now: number): boolean {
-  // SQLite answers booleans as 0/1, PostgreSQL as true/false.
-  return Boolean(state.active) && !isExpired(fromDbTimeOrNull(state.expiresAt)?.getTime() ?? null, now);
-}
-
-/**
- * The ids among keyIds whose keys no longer authenticate (revoked, expired or gone), read through
- * executor. `holdUntilCommit` (in a transaction that uses the keys): on PostgreSQL the rows are read
- * FOR SHARE, so a revoke that commits while the transaction runs waits for it, and the transaction
- * cannot commit after a revoke it did not see. SQLite's single writer already orders the two.
- */
-export async function findUnusableApiKeys(executor: SqlExecutor, keyIds: readonly string[], now: Date, options: { holdUntilCommit?: boolean } = {}): Promise<Set<string>> {
-  if (keyIds.length === 0) return new Set();
-  const lock = options.holdUntilCommit && executor.dialect === "postgres" ? ` ORDER BY "id" FOR SHARE` : "";
-  const ids = inList(keyIds);
-  const rows = await executor.all<{ id: string; active: unknown; expiresAt: unknown }>(`SELECT "id", "active", "expiresAt" FROM "ApiKey" WHERE "id" IN ${ids.text}${lock}`, ids.params, { prepared: true });
-  const usable = new Set(rows.filter((row) => isApiKeyUsable(row, now.getTime())).map((row) => row.id));
-  return new Set(keyIds.filter((id) => !usable.has(id)));
-}
-
-function isExpired(expiresAt: number | null, now: number): boolean {
-  return expiresAt !== null && expiresAt <= now;
 }
 
 async function readActiveKey(tokenHash: string, now: number): Promise<KeyRecord | undefined> {

@@ -8,11 +8,11 @@ import { parseJsonRequest, parseUuid } from "@/lib/api/parse-request";
 import { withIdempotency } from "@/lib/api/idempotency/with-idempotency";
 import { AppError } from "@/lib/errors";
 import { decryptSecret, encryptSecret } from "@/lib/crypto";
-import { createApiKey } from "./create-api-key";
-import { listApiKeys } from "./list-api-keys";
-import { revokeApiKey } from "./revoke-api-key";
-import { createApiKeyRequestSchema, serializeCreatedKey, serializeKeyListEntry } from "./key-schemas";
-import type { KeyMode } from "./token";
+import { createApiKey } from "@/lib/keys/create-api-key";
+import { listApiKeys } from "@/lib/keys/list-api-keys";
+import { revokeApiKey } from "@/lib/keys/revoke-api-key";
+import { createApiKeyRequestSchema, serializeCreatedKey, serializeKeyListEntry } from "@/lib/keys/key-schemas";
+import type { KeyMode } from "@/lib/keys/token";
 
 /** Keys a caller may see and revoke: every key of the account for a live key, test keys for a test key. */
 function manageableMode(context: AuthedContext): KeyMode | undefined {

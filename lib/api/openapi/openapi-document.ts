@@ -6,9 +6,10 @@ import type { ApiRoute } from "@/lib/api/route";
 import type { ErrorShape } from "@/lib/api/respond";
 import { bareEnvelopeSchema, envelopeSchema, fieldErrorSchema, kitErrorSchema, legacyErrorSchema } from "@/lib/api/response-schemas";
 import { smsRoutes } from "@/lib/api/sms/sms-routes";
-import { bulkSmsItemSchema, bulkSmsResultSchema, sendBulkSmsRequestSchema, sendSmsRequestSchema, smsSchema } from "@/lib/api/sms/sms-schemas";
+import { bulkSmsItemSchema, bulkSmsResultSchema, sendBulkSmsRequestSchema, sendSmsRequestSchema } from "@/lib/api/sms/sms-schemas";
+import { smsSchema } from "@/lib/messages/serialize-sms";
 import { keyRoutes } from "@/lib/api/keys/key-routes";
-import { apiKeyCreatedSchema, apiKeyListEntrySchema, createApiKeyRequestSchema } from "@/lib/api/keys/key-schemas";
+import { apiKeyCreatedSchema, apiKeyListEntrySchema, createApiKeyRequestSchema } from "@/lib/keys/key-schemas";
 import { accountRoutes } from "@/lib/api/accounts/account-routes";
 import { balanceSchema, createSenderIdRequestSchema, senderIdSchema } from "@/lib/api/accounts/account-schemas";
 

@@ -8,7 +8,8 @@ import { withIdempotency } from "@/lib/api/idempotency/with-idempotency";
 import { acceptMessages } from "@/lib/messages/accept-messages";
 import { getMessageForApiKey } from "@/lib/messages/get-message";
 import { sendBulkSmsRequestSchema, sendSmsRequestSchema, type SendBulkSmsRequest } from "./sms-schemas";
-import { serializeBulkResult, serializeSms } from "./serialize-sms";
+import { serializeBulkResult } from "./serialize-bulk-result";
+import { serializeSms } from "@/lib/messages/serialize-sms";
 
 /** 100,000 recipients of up to ~60 bytes of JSON each, plus the body. */
 export const BULK_BODY_LIMIT = 8 * 1024 * 1024;

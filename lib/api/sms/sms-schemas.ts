@@ -1,11 +1,13 @@
-// Contracts of the SMS endpoints (spec 2.2, 2.3, 4.1-4.3), one zod schema each, reused for request
-// validation, response serialisation (nothing unlisted can leak) and the OpenAPI document.
+// Contracts of the SMS endpoints (spec 2.3, 4.1-4.3), one zod schema each, reused for request
+// validation, response serialisation (nothing unlisted can leak) and the OpenAPI document. The Sms
+// object (spec 2.2) belongs to the messages domain: lib/messages/serialize-sms.ts.
 // Requests are checked here for shape and type only; what the values mean (recipients, blank
 // fields, length, sender) is checked by lib/messages/accept-messages.ts, which the dashboard
 // shares, so every field error of a request is reported at once.
 import { z } from "zod";
 import { operatorSchema } from "@/lib/carriers/operators";
 import { MAX_BULK_RECIPIENTS } from "@/lib/messages/accept-messages";
+import { messageStatusSchema } from "@/lib/messages/serialize-sms";
 
 const text = (description: string, example: string) => z.string().meta({ description, example });
 
@@ -36,28 +38,6 @@ export const sendBulkSmsRequestSchema = z
   })
   .meta({ id: "SendBulkSmsRequest" });
 
-const timestamp = z.iso.datetime({ offset: true });
-
-export const messageStatusSchema = z.enum(["created", "enqueued", "processing", "success", "failed"]);
-
-export const smsSchema = z
-  .object({
-    id: z.uuid(),
-    to: z.string().meta({ description: "Recipient MSISDN, E.164" }),
-    message: z.string(),
-    sender_id: z.string(),
-    operator: operatorSchema,
-    charge: z.string().regex(/^\d+$/).meta({ description: "Ten-thousandths of charge_currency (10000 = 1.00), as a string", example: "350" }),
-    charge_currency: z.string(),
-    operator_response: z.string().meta({ description: "Raw carrier response; empty until dispatched" }),
-    received_at: timestamp,
-    status: messageStatusSchema,
-    created_at: timestamp,
-    delivered_at: timestamp.nullable().meta({ description: "Null until the carrier confirms delivery to the handset" }),
-  })
-  .strict()
-  .meta({ id: "Sms" });
-
 export const bulkSmsItemSchema = z
   .object({
     id: z.uuid(),
@@ -82,6 +62,5 @@ export const bulkSmsResultSchema = z
 
 export type SendSmsRequest = z.infer<typeof sendSmsRequestSchema>;
 export type SendBulkSmsRequest = z.infer<typeof sendBulkSmsRequestSchema>;
-export type Sms = z.infer<typeof smsSchema>;
 export type BulkSmsResult = z.infer<typeof bulkSmsResultSchema>;
 export type BulkSmsItem = z.infer<typeof bulkSmsItemSchema>;

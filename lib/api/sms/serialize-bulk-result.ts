@@ -1,32 +1,5 @@
-// Stored messages → the spec's objects. Exports:
-//   serializeSms(message: SmsSource): Sms          (spec 2.2; also the webhook payload and dashboard rows)
-//   serializeBulkResult(send: AcceptedSend): Generator<string>   (spec 2.3, as JSON text in chunks)
-//   type SmsSource: any message record with these fields (a Prisma Message, an AcceptedMessage)
-import type { Message } from "@/lib/db/generated/sqlite";
 import type { AcceptedMessage, AcceptedSend } from "@/lib/messages/accept-messages";
-import { smsSchema, type BulkSmsItem, type BulkSmsResult, type Sms } from "./sms-schemas";
-
-export type SmsSource = Pick<
-  Message,
-  "id" | "to" | "body" | "senderId" | "operator" | "charge" | "currency" | "operatorResponse" | "receivedAt" | "status" | "createdAt" | "deliveredAt"
->;
-
-export function serializeSms(message: SmsSource): Sms {
-  return smsSchema.parse({
-    id: message.id,
-    to: message.to,
-    message: message.body,
-    sender_id: message.senderId,
-    operator: message.operator,
-    charge: message.charge.toString(),
-    charge_currency: message.currency,
-    operator_response: message.operatorResponse,
-    received_at: message.receivedAt.toISOString(),
-    status: message.status,
-    created_at: message.createdAt.toISOString(),
-    delivered_at: message.deliveredAt ? message.deliveredAt.toISOString() : null,
-  });
-}
+import type { BulkSmsItem, BulkSmsResult } from "./sms-schemas";
 
 /** Items per chunk of the bulk result's JSON: about 150 KB of text. */
 const ITEMS_PER_CHUNK = 1024;
