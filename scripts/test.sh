@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# `npm test`: unit + integration tests on SQLite; the integration tests again on PostgreSQL when
+# `npm test`: lint first (ESLint with the layering rule, then Prettier's check), stopping there if it
+# fails; unit + integration tests on SQLite; the integration tests again on PostgreSQL when
 # TEST_DATABASE_URL is set (each test file makes and drops its own database through it); then the
 # Playwright e2e suite in Debian's Chromium against the built app. Ends with one summary line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
+
+echo "== lint: ESLint and Prettier's check"
+npm run -s lint || { echo "npm test: stopped, npm run lint failed (npm run format rewrites the formatting it reports)"; exit 1; }
+
 bash scripts/ensure-system-packages.sh || exit 1
 mkdir -p test-results
 rm -f test-results/*.json
