@@ -1,6 +1,7 @@
-// The performance targets of issue 6, and how a benchmark run reads against them. The benchmark's
-// table notes and the dashboard's Performance page both state them from here.
-import type { BenchResults } from "./read-bench-results";
+// The performance targets Tumira is built to, and how a set of runs reads against them. The tables'
+// notes, the charts' reference lines and the report's verdicts all state them from here.
+import type { BulkRow, ReadRow, SingleSendRow } from "./results";
+import { formatSpread, spreadsByKey, type ScenarioRuns, type Spread } from "./spread";
 
 export const benchTargets = {
   singleSendTimesKannel: 1,
@@ -17,15 +18,21 @@ export const benchTargets = {
 export type TargetCheck = {
   target: string;
   engine: string;
+  /** The median over the runs, with their range when there are several. */
   measured: string;
-  /** null: the run has no figure for it (a timed-out size, a run that failed). */
+  /** Judged on the median; null when no run has a figure for it (a timed-out size, a failed run). */
   met: boolean | null;
 };
 
-const times = (value: number) => `${value.toFixed(2)} ×`;
-const milliseconds = (value: number) => `${value.toFixed(1)} ms`;
-const megabytes = (value: number) => `${Math.round(value)} MB`;
-/** A rate as the page shows it, in the table and the charts. */
+export function verdict(check: TargetCheck): "met" | "missed" | "no figure" {
+  return check.met === null ? "no figure" : check.met ? "met" : "missed";
+}
+
+export const times = (value: number) => `${value.toFixed(2)} ×`;
+export const milliseconds = (value: number) => `${value.toFixed(1)} ms`;
+export const seconds = (value: number) => `${value.toFixed(2)} s`;
+export const megabytes = (value: number) => `${Math.round(value)} MB`;
+export const microseconds = (value: number) => `${Math.round(value)} µs`;
 export const perSecond = (value: number) => `${Math.round(value).toLocaleString("en")}/s`;
 
 /** "sqlite" and "postgres" as people write them; Kannel's rows have engine "-". */
@@ -33,50 +40,66 @@ export function engineName(engine: string): string {
   return engine === "sqlite" ? "SQLite" : engine === "postgres" ? "PostgreSQL" : engine;
 }
 
-/** One line per target and engine of the latest run of each scenario; scenarios never run are absent. */
-export function checkBenchTargets(latest: BenchResults["latest"]): TargetCheck[] {
+/** One line per target and engine over every run given; scenarios never run are absent. */
+export function checkBenchTargets(scenarios: ScenarioRuns): TargetCheck[] {
   const checks: TargetCheck[] = [];
-  const check = (target: string, engine: string, value: number | null, format: (value: number) => string, met: (value: number) => boolean) =>
-    checks.push({ target, engine, measured: value === null ? "no figure" : format(value), met: value === null ? null : met(value) });
+  const check = (target: string, engine: string, spread: Spread | null, format: (value: number) => string, met: (value: number) => boolean) =>
+    checks.push({ target, engine: engineName(engine), measured: formatSpread(spread, format), met: spread === null ? null : met(spread.median) });
 
-  if (latest.single) {
-    const { rows } = latest.single.result.data;
-    const kannel = rows.find((row) => row.kind === "kannel")?.requestsPerSecond ?? null;
-    for (const row of rows.filter((candidate) => candidate.kind === "send")) {
-      const ratio = kannel && row.requestsPerSecond !== null ? row.requestsPerSecond / kannel : null;
-      check(`Single send ≥ ${benchTargets.singleSendTimesKannel} × Kannel`, row.engine, ratio, times, (value) => value >= benchTargets.singleSendTimesKannel);
-      check(`Single send p99 ≤ ${benchTargets.singleSendP99Ms} ms`, row.engine, row.p99Ms, milliseconds, (value) => value <= benchTargets.singleSendP99Ms);
-      check("Single send without errors", row.engine, row.errorResponses + row.socketErrors, String, (value) => value === 0);
-      check(`Server RSS ≤ ${benchTargets.serverRssMb} MB (single send)`, row.engine, row.peakRssMb, megabytes, (value) => value <= benchTargets.serverRssMb);
-    }
+  // Ratios are taken within each run (Tumira against the Kannel of the same run), then spread.
+  const kannelRate = (rows: SingleSendRow[]) => rows.find((row) => row.kind === "kannel")?.requestsPerSecond ?? null;
+  const sends = (value: (row: SingleSendRow, rows: SingleSendRow[]) => number | null) =>
+    spreadsByKey(scenarios.single, (row, rows) => (row.kind === "send" ? { key: row.engine, value: value(row, rows) } : undefined));
+  for (const { key, spread } of sends((row, rows) => ratio(row.requestsPerSecond, kannelRate(rows)))) {
+    check(`Single send ≥ ${benchTargets.singleSendTimesKannel} × Kannel`, key, spread, times, (value) => value >= benchTargets.singleSendTimesKannel);
   }
-  if (latest.bulk) {
-    const { rows, peakRssMb } = latest.bulk.result.data;
-    for (const row of rows.filter((candidate) => candidate.recipients === benchTargets.bulkRecipients)) {
-      if (row.engine === "sqlite") {
-        check(`Bulk of 100,000 in ≤ ${benchTargets.bulkSqliteSeconds} s`, row.engine, row.ok ? row.seconds : null, (value) => `${value.toFixed(2)} s`, (value) => value <= benchTargets.bulkSqliteSeconds);
-      }
-      const ratio = row.ok && row.seconds !== null && row.rawSeconds ? row.seconds / row.rawSeconds : null;
-      check(`Bulk of 100,000 ≤ ${benchTargets.bulkTimesRaw} × the raw insert`, row.engine, ratio, times, (value) => value <= benchTargets.bulkTimesRaw);
-    }
-    for (const [engine, memory] of Object.entries(peakRssMb)) {
-      check(`Server RSS ≤ ${benchTargets.serverRssMb} MB (bulk)`, engine, memory.peakRssMb, megabytes, (value) => value <= benchTargets.serverRssMb);
-    }
+  for (const { key, spread } of sends((row) => row.p99Ms)) {
+    check(`Single send p99 ≤ ${benchTargets.singleSendP99Ms} ms`, key, spread, milliseconds, (value) => value <= benchTargets.singleSendP99Ms);
   }
-  if (latest.dispatch) {
-    const { rows } = latest.dispatch.result.data;
-    // Kannel's first row is its SMPP run to the same simulator: the like-for-like competitor.
-    const kannel = rows.find((row) => row.gateway === "kannel")?.messagesPerSecond ?? null;
-    for (const row of rows.filter((candidate) => candidate.gateway === "tumira")) {
-      const ratio = kannel && row.messagesPerSecond !== null ? row.messagesPerSecond / kannel : null;
-      check(`Dispatch ≥ ${benchTargets.dispatchTimesKannel} × Kannel over SMPP`, row.engine, ratio, times, (value) => value >= benchTargets.dispatchTimesKannel);
-    }
+  for (const { key, spread } of sends((row) => row.errorResponses + row.socketErrors)) {
+    // Every run must be clean, not the median one.
+    checks.push({ target: "Single send without errors", engine: engineName(key), measured: formatSpread(spread, String), met: spread && spread.max === 0 });
   }
-  if (latest.read) {
-    for (const row of latest.read.result.data.rows.filter((candidate) => candidate.kind === "read")) {
-      check(`Read ≥ ${benchTargets.readRequestsPerSecond.toLocaleString("en")} requests/s`, row.engine, row.requestsPerSecond, perSecond, (value) => value >= benchTargets.readRequestsPerSecond);
-      check(`Read p99 ≤ ${benchTargets.readP99Ms} ms`, row.engine, row.p99Ms, milliseconds, (value) => value <= benchTargets.readP99Ms);
-    }
+  for (const { key, spread } of sends((row) => row.peakRssMb)) {
+    check(`Server RSS ≤ ${benchTargets.serverRssMb} MB (single send)`, key, spread, megabytes, (value) => value <= benchTargets.serverRssMb);
+  }
+
+  const largestBulks = (value: (row: BulkRow) => number | null) =>
+    spreadsByKey(scenarios.bulk, (row) => (row.recipients === benchTargets.bulkRecipients ? { key: row.engine, value: row.ok ? value(row) : null } : undefined));
+  for (const { key, spread } of largestBulks((row) => row.seconds)) {
+    if (key !== "sqlite") continue;
+    check(`Bulk of 100,000 in ≤ ${benchTargets.bulkSqliteSeconds} s`, key, spread, seconds, (value) => value <= benchTargets.bulkSqliteSeconds);
+  }
+  for (const { key, spread } of largestBulks((row) => ratio(row.seconds, row.rawSeconds))) {
+    check(`Bulk of 100,000 ≤ ${benchTargets.bulkTimesRaw} × the raw insert`, key, spread, times, (value) => value <= benchTargets.bulkTimesRaw);
+  }
+  const bulkMemory = spreadsByKey(
+    scenarios.bulk.map((result) => ({ data: { rows: Object.entries(result.data.peakRssMb).map(([engine, memory]) => ({ engine, ...memory })) } })),
+    (row) => ({ key: row.engine, value: row.peakRssMb }),
+  );
+  for (const { key, spread } of bulkMemory) {
+    check(`Server RSS ≤ ${benchTargets.serverRssMb} MB (bulk)`, key, spread, megabytes, (value) => value <= benchTargets.serverRssMb);
+  }
+
+  // Kannel's first row is its SMPP run to the same simulator: the like-for-like competitor.
+  const dispatches = spreadsByKey(scenarios.dispatch, (row, rows) =>
+    row.gateway === "tumira" ? { key: row.engine, value: ratio(row.messagesPerSecond, rows.find((other) => other.gateway === "kannel")?.messagesPerSecond ?? null) } : undefined,
+  );
+  for (const { key, spread } of dispatches) {
+    check(`Dispatch ≥ ${benchTargets.dispatchTimesKannel} × Kannel over SMPP`, key, spread, times, (value) => value >= benchTargets.dispatchTimesKannel);
+  }
+
+  const reads = (value: (row: ReadRow) => number | null) =>
+    spreadsByKey(scenarios.read, (row) => (row.kind === "read" ? { key: row.engine, value: value(row) } : undefined));
+  for (const { key, spread } of reads((row) => row.requestsPerSecond)) {
+    check(`Read ≥ ${benchTargets.readRequestsPerSecond.toLocaleString("en")} requests/s`, key, spread, perSecond, (value) => value >= benchTargets.readRequestsPerSecond);
+  }
+  for (const { key, spread } of reads((row) => row.p99Ms)) {
+    check(`Read p99 ≤ ${benchTargets.readP99Ms} ms`, key, spread, milliseconds, (value) => value <= benchTargets.readP99Ms);
   }
   return checks;
+}
+
+function ratio(value: number | null, base: number | null): number | null {
+  return value === null || !base ? null : value / base;
 }
