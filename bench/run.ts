@@ -35,7 +35,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --processes N          HTTP_PROCESSES of the Tumira server: 1 (default, as the server's own default), or a cluster of N HTTP workers
   --runs N               repetitions of every scenario; the report shows each figure's median and spread (default 1)
   --profile              run the servers under test with --cpu-prof (bench/results/profiles/) and print their hot spots
-A run with the defaults takes about NN minutes; npm run bench:report re-renders the report of one or several runs.`;
+Each run writes bench/results/<start>-<scenarios>.json and .html; npm run bench:report renders one or several runs again.`;
 
 function list(text: string, allowed: readonly string[], flag: string): string[] {
   const items = text.split(",").map((item) => item.trim()).filter(Boolean);
