@@ -7,12 +7,14 @@ const distinct = <T>(values: T[]) => [...new Set(values)];
 const minute = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
 /** repetitions: the most results any one scenario has over the runs. */
-export type RunsDescription = { when: string; machine: string; settings: string; repetitions: number };
+export type RunsDescription = { when: string; machine: string; load: string; settings: string; repetitions: number };
 
 export function describeRuns(runs: readonly BenchRun[]): RunsDescription {
   const starts = runs.map((run) => run.startedAt).sort();
   const when = starts.length === 1 ? minute(starts[0]) : `${minute(starts[0])} to ${minute(starts[starts.length - 1])}`;
   const machine = distinct(runs.map(({ machine: m }) => `${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, ${m.os}, Node ${m.node}`)).join("; ");
+  const loads = runs.flatMap((run) => (run.machine.loadAverage ? [run.machine.loadAverage[0]] : []));
+  const load = loads.length === 0 ? "unknown" : distinct(loads.map((value) => value.toFixed(1))).join(", ");
   const settings = distinct(
     runs.map(({ settings: s }) =>
       [
@@ -23,5 +25,5 @@ export function describeRuns(runs: readonly BenchRun[]): RunsDescription {
       ].join(", "),
     ),
   ).join("; ");
-  return { when, machine, settings, repetitions: Math.max(0, ...Object.values(groupByScenario(runs)).map((results) => results.length)) };
+  return { when, machine, load, settings, repetitions: Math.max(0, ...Object.values(groupByScenario(runs)).map((results) => results.length)) };
 }

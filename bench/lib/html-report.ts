@@ -34,7 +34,7 @@ function benchTable(table: BenchTable): string {
 }
 
 export function renderHtmlReport(runs: readonly BenchRun[]): string {
-  const { when, machine, settings, repetitions } = describeRuns(runs);
+  const { when, machine, load, settings, repetitions } = describeRuns(runs);
   const charts = buildCharts(runs)
     .map((chart) => `<figure id="${chart.id}">${renderChartSvg(chart)}<figcaption>${escape(chart.description)}</figcaption></figure>`)
     .join("\n");
@@ -57,6 +57,7 @@ export function renderHtmlReport(runs: readonly BenchRun[]): string {
 <dl class="meta">
 <dt>when</dt><dd>${escape(when)}</dd>
 <dt>machine</dt><dd>${escape(machine)}</dd>
+<dt>load</dt><dd>${escape(load)} (the machine's load average over the minute before each run started)</dd>
 <dt>settings</dt><dd>${escape(settings)}</dd>
 <dt>runs</dt><dd>${repetitions === 1 ? "one run of each scenario" : `up to ${repetitions} runs of each scenario: medians, with the lowest and highest run`}</dd>
 </dl>

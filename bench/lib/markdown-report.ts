@@ -20,11 +20,11 @@ export type MarkdownFigures = { markdown: string; charts: { chart: Chart; svg: s
 
 /** chartPath: where the markdown links each chart's SVG (the caller writes the files there). */
 export function renderMarkdownFigures(runs: readonly BenchRun[], chartPath: (chart: Chart) => string): MarkdownFigures {
-  const { when, machine, settings, repetitions } = describeRuns(runs);
+  const { when, machine, load, settings, repetitions } = describeRuns(runs);
   const charts = buildCharts(runs).map((chart) => ({ chart, svg: `${renderChartSvg(chart)}\n` }));
   const checks = checkBenchTargets(groupByScenario(runs));
   const lines = [
-    `Measured ${when} on ${machine}; ${settings}. ${repetitions === 1 ? "One run of each scenario." : `${repetitions} runs of each scenario: the median, and the lowest to the highest run.`}`,
+    `Measured ${when} on ${machine} (load average over the last minute at each run's start: ${load}); ${settings}. ${repetitions === 1 ? "One run of each scenario." : `${repetitions} runs of each scenario: the median, and the lowest to the highest run.`}`,
     "",
     "| target | engine | measured | verdict |",
     "|---|---|---|---|",

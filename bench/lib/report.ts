@@ -44,7 +44,7 @@ export function round(value: number): number {
   return Math.abs(value) >= 100 ? Math.round(value) : Number(value.toPrecision(3));
 }
 
-export function describeMachine(): BenchMachine & { loadAverage: number[] } {
+export function describeMachine(): BenchMachine {
   const cpus = os.cpus();
   return {
     cpus: cpus.length,

@@ -76,7 +76,15 @@ export const scenarioResultSchema = z.discriminatedUnion("scenario", [
   z.object({ scenario: z.literal("read"), tables: z.array(tableSchema), data: z.object({ rows: z.array(readRowSchema) }) }),
 ]);
 
-export const machineSchema = z.object({ cpus: z.number(), cpuModel: z.string(), memoryGb: z.number(), os: z.string(), node: z.string() });
+export const machineSchema = z.object({
+  cpus: z.number(),
+  cpuModel: z.string(),
+  memoryGb: z.number(),
+  os: z.string(),
+  node: z.string(),
+  /** The machine's 1, 5 and 15 minute load averages when the run started: how busy it was besides. */
+  loadAverage: z.array(z.number()).optional(),
+});
 
 export const benchRunSchema = z.object({
   startedAt: z.iso.datetime(),
