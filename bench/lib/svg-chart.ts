@@ -32,7 +32,7 @@ export const chartColors = {
 const PLOT_WIDTH = 360;
 const VALUE_WIDTH = 200;
 /** Width of one character of the 12 px labels, near enough to size the label column. */
-const LABEL_CHAR = 6.8;
+const LABEL_CHAR = 6.4;
 const TOP = 72;
 const ROW = 30;
 const BAR = 18;
@@ -87,9 +87,9 @@ export function renderChartSvg(chart: Chart): string {
       parts.push(text(plotLeft + 4, middle + 4, "no figure", `font-size="12" fill="${chartColors.muted}" font-style="italic"`));
       return;
     }
-    const { median, min, max, runs: barRuns } = bar.spread;
+    const { median, min, max } = bar.spread;
     parts.push(`<rect x="${plotLeft}" y="${(middle - BAR / 2).toFixed(1)}" width="${(x(median) - plotLeft).toFixed(1)}" height="${BAR}" rx="2" fill="${bar.color}"/>`);
-    if (barRuns > 1) {
+    if (min < max) {
       const [from, to] = [x(min), x(max)];
       parts.push(
         `<path d="M${from.toFixed(1)} ${middle}H${to.toFixed(1)}M${from.toFixed(1)} ${middle - 5}v10M${to.toFixed(1)} ${middle - 5}v10" stroke="${chartColors.ink}" stroke-width="1.3" fill="none"/>`,
