@@ -88,6 +88,10 @@ export function checkBenchTargets(scenarios: ScenarioRuns): TargetCheck[] {
   for (const { key, spread } of dispatches) {
     check(`Dispatch ≥ ${benchTargets.dispatchTimesKannel} × Kannel over SMPP`, key, spread, times, (value) => value >= benchTargets.dispatchTimesKannel);
   }
+  const dispatchMemory = spreadsByKey(scenarios.dispatch, (row) => (row.gateway === "tumira" ? { key: row.engine, value: row.peakRssMb } : undefined));
+  for (const { key, spread } of dispatchMemory) {
+    check(`Server RSS ≤ ${benchTargets.serverRssMb} MB (dispatch)`, key, spread, megabytes, (value) => value <= benchTargets.serverRssMb);
+  }
 
   const reads = (value: (row: ReadRow) => number | null) =>
     spreadsByKey(scenarios.read, (row) => (row.kind === "read" ? { key: row.engine, value: value(row) } : undefined));
