@@ -48,8 +48,6 @@ export default defineConfig({
       WEBHOOK_ALLOW_PRIVATE: "true",
       SMSC_SIMULATOR_PORT: "0",
       SMSC_SIMULATOR_DLR_DELAY_MS: "300",
-      // A real run of `npm run bench` (its machine's figures), for the Performance page.
-      BENCH_RESULTS_DIR: path.resolve("e2e/bench-results"),
     },
     stdout: "pipe",
     stderr: "pipe",

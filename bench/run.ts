@@ -1,10 +1,14 @@
-// `npm run bench [-- --only single,bulk,dispatch,read --engine sqlite,postgres --duration 10]`
-// Runs the performance scenarios of issue 6 side by side with their competitors, prints a table per
-// scenario and writes everything as JSON under bench/results/ (latest.json is the last run).
+// `npm run bench [-- --only single,bulk,dispatch,read --engine sqlite,postgres --duration 10 --runs 3]`
+// Runs the performance scenarios side by side with their competitors, prints progress and a table
+// per scenario as it goes, and writes the run as JSON and as an HTML report with charts under
+// bench/results/ (latest.json and latest.html are the newest run).
 import { parseArgs } from "node:util";
 import { cleanUpOnSignals } from "./lib/cleanup";
 import { DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
 import { describeMachine, formatTable, log, writeResults } from "./lib/report";
+import { groupByScenario } from "./lib/spread";
+import { checkBenchTargets, verdict } from "./lib/targets";
+import type { BenchRun } from "./lib/results";
 import { positive, type BenchSettings, type ScenarioResult } from "./lib/settings";
 import { runBulkScenario } from "./scenarios/bulk";
 import { runDispatchScenario } from "./scenarios/dispatch";
@@ -29,7 +33,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --dispatch-count N     messages in the dispatch scenario (default 20000)
   --postgres-url URL     admin URL where fresh databases are created (default ${DEFAULT_POSTGRES_ADMIN_URL})
   --processes N          HTTP_PROCESSES of the Tumira server: 1 (default, as the server's own default), or a cluster of N HTTP workers
-  --profile              run the servers under test with --cpu-prof (bench/results/profiles/) and print their hot spots`;
+  --runs N               repetitions of every scenario; the report shows each figure's median and spread (default 1)
+  --profile              run the servers under test with --cpu-prof (bench/results/profiles/) and print their hot spots
+Each run writes bench/results/<start>-<scenarios>.json and .html; npm run bench:report renders one or several runs again.`;
 
 function list(text: string, allowed: readonly string[], flag: string): string[] {
   const items = text.split(",").map((item) => item.trim()).filter(Boolean);
@@ -53,6 +59,7 @@ function parseSettings(argv: string[]): { only: string[]; settings: BenchSetting
       "dispatch-count": { type: "string", default: "20000" },
       "postgres-url": { type: "string", default: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL },
       processes: { type: "string", default: "1" },
+      runs: { type: "string", default: "1" },
       profile: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -74,6 +81,7 @@ function parseSettings(argv: string[]): { only: string[]; settings: BenchSetting
       postgresAdminUrl: values["postgres-url"],
       processes: Math.max(1, positive(values.processes, "processes")),
       profile: values.profile,
+      runs: Math.max(1, positive(values.runs, "runs")),
     },
   };
 }
@@ -82,7 +90,7 @@ function describeProcesses(processes: number): string {
   return processes === 1 ? "HTTP_PROCESSES=1 (one process)" : `HTTP_PROCESSES=${processes} (a primary and ${processes} HTTP workers; peak RSS sums them)`;
 }
 
-/** The results file keeps the admin URL without its password: the dashboard reads these files, and people pass them around. */
+/** The results file keeps the admin URL without its password: people pass these files around. */
 function withoutPassword(url: string): string {
   const parsed = URL.parse(url);
   if (!parsed) return "(not a URL)";
@@ -103,21 +111,31 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   log(`machine: ${JSON.stringify(machine)}`);
   const startedAt = new Date();
-  const results: ScenarioResult[] = [];
-  for (const name of only) {
-    log(`scenario ${name}: start`);
-    const result = await scenarios[name](settings);
-    results.push(result);
-    for (const table of result.tables) {
-      // Figures of a cluster and of one process are not comparable: every table says which it was.
-      table.notes = [...(table.notes ?? []), `Tumira server: ${describeProcesses(settings.processes)}`];
-      console.log(formatTable(table));
+  const recorded = { ...settings, postgresAdminUrl: withoutPassword(settings.postgresAdminUrl) };
+  const run: BenchRun = { startedAt: startedAt.toISOString(), machine, settings: recorded, results: [] };
+  for (let repetition = 1; repetition <= settings.runs; repetition++) {
+    for (const name of only) {
+      log(`scenario ${name}${settings.runs > 1 ? ` (run ${repetition} of ${settings.runs})` : ""}: start`);
+      const result = await scenarios[name](settings);
+      run.results.push(result);
+      for (const table of result.tables) {
+        // Figures of a cluster and of one process are not comparable: every table says which it was.
+        table.notes = [...(table.notes ?? []), `Tumira server: ${describeProcesses(settings.processes)}`];
+        console.log(formatTable(table));
+      }
+      // After every scenario, so an interrupted run keeps what it measured.
+      const files = writeResults(startedAt, only.join("+"), run);
+      log(`results written to ${files.json} and ${files.html}`);
     }
-    // After every scenario, so an interrupted run keeps what it measured.
-    const recorded = { ...settings, postgresAdminUrl: withoutPassword(settings.postgresAdminUrl) };
-    const file = writeResults(startedAt, only.join("+"), { startedAt: startedAt.toISOString(), machine, settings: recorded, results });
-    log(`results written to ${file}`);
   }
+  const checks = checkBenchTargets(groupByScenario([run]));
+  console.log(
+    formatTable({
+      title: settings.runs > 1 ? `Against the targets: median of ${settings.runs} runs (lowest–highest)` : "Against the targets",
+      columns: ["target", "engine", "measured", "verdict"],
+      rows: checks.map((check) => [check.target, check.engine, check.measured, verdict(check)]),
+    }),
+  );
 }
 
 main().catch((error) => {

@@ -15,9 +15,6 @@ const carrierUrl = z
   .regex(/^smpp:\/\//, "must be an smpp://system_id:password@host:port URL")
   .optional();
 
-/** Where `npm run bench` writes its runs unless BENCH_RESULTS_DIR says otherwise (relative to the working directory). */
-export const DEFAULT_BENCH_RESULTS_DIR = "./bench/results";
-
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z
@@ -28,8 +25,6 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DATA_DIR: z.string().min(1).default("./data"),
-  /** Where `npm run bench` writes its runs; the dashboard's Performance page reads them from here. */
-  BENCH_RESULTS_DIR: z.string().min(1).default(DEFAULT_BENCH_RESULTS_DIR),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   NEXTAUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -89,7 +84,6 @@ export function loadEnv(source: Record<string, string | undefined>): Env {
   return {
     ...env,
     DATA_DIR: dataDir,
-    BENCH_RESULTS_DIR: path.resolve(env.BENCH_RESULTS_DIR),
     DATABASE_URL: env.DATABASE_URL ?? `file:${path.join(dataDir, "tumira.db")}`,
     APP_SECRET: env.APP_SECRET ?? secrets!.appSecret,
     NEXTAUTH_SECRET: env.NEXTAUTH_SECRET ?? secrets!.nextAuthSecret,

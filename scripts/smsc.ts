@@ -1,6 +1,6 @@
 // `npm run smsc`: the SMSC simulator on its own, on HOST:SMSC_SIMULATOR_PORT (system_id econet,
-// netone or telecel, password "tumira"). Outcomes by the recipient's last four digits: README
-// "SMSC simulator".
+// netone or telecel, password "tumira"). Outcomes by the recipient's last four digits: docs/delivery.md,
+// "The SMSC simulator".
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { startSmscSimulator } from "@/lib/smsc/smsc-simulator";

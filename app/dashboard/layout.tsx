@@ -25,7 +25,6 @@ const settingsNav: (NavItem & { permission: Permission })[] = [
 const platformNav: (NavItem & { permission: Permission })[] = [
   { href: "/dashboard/support", label: "Message lookup", icon: "search", permission: "platform.lookup" },
   { href: "/dashboard/admin", label: "Accounts", icon: "building", permission: "platform.accounts" },
-  { href: "/dashboard/performance", label: "Performance", icon: "chart", permission: "platform.performance" },
 ];
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {

@@ -12,9 +12,9 @@ export function peakRssMb(pid: number): number | null {
 }
 
 /**
- * Reading /proc/<pid>/smaps_rollup walks the process's page tables: about 4-5 ms of the kernel's CPU
- * per node process here, so sampling it with VmRSS every 100 ms took 13 % of a core from the machine
- * under test with two workers. The PSS, the secondary figure, is sampled once a second.
+ * Reading /proc/<pid>/smaps_rollup walks the process's page tables, which takes the kernel enough CPU
+ * to disturb the machine under test if done as often as VmRSS: the PSS, the secondary figure, is
+ * sampled once a second.
  */
 const PSS_INTERVAL_MS = 1000;
 
@@ -23,7 +23,7 @@ const PSS_INTERVAL_MS = 1000;
  * largest sum seen, the tree's peak at one moment (what the tree held, give or take a sample), where
  * peakRssMb adds each process's own peak, from whatever moment (a cluster primary's start-up, say).
  * peakPssMb() is the same for the proportional set size: pages shared between the processes (the
- * node binary, about 50 MB in each) counted once instead of once per process, sampled every PSS_INTERVAL_MS.
+ * node binary and its libraries in each) counted once instead of once per process, sampled every PSS_INTERVAL_MS.
  */
 export function sampleTreeRss(pid: number, intervalMs = 100): { peakMb: () => number | null; peakPssMb: () => number | null; stop: () => void } {
   let peak: number | null = null;

@@ -2,13 +2,13 @@
 // heaviest functions (self time) are printed, and the .cpuprofile stays for Chrome DevTools.
 import fs from "node:fs";
 import path from "node:path";
-import { log } from "./report";
+import { log, RESULTS_DIR } from "./report";
 
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
 type CpuProfile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 
 export function profileDirectory(label: string): string {
-  const directory = path.join(import.meta.dirname, "..", "results", "profiles", `${new Date().toISOString().replace(/[:.]/g, "-")}-${label.replace(/[^a-z0-9]+/gi, "-")}`);
+  const directory = path.join(RESULTS_DIR, "profiles", `${new Date().toISOString().replace(/[:.]/g, "-")}-${label.replace(/[^a-z0-9]+/gi, "-")}`);
   fs.mkdirSync(directory, { recursive: true });
   return directory;
 }

@@ -1,11 +1,14 @@
-// Output of the benchmarks: progress lines on stderr, tables on stdout, JSON under BENCH_RESULTS_DIR (bench/results/).
+// Output of the benchmarks: progress lines on stderr, tables on stdout, each run as JSON and as a
+// self-contained HTML report under bench/results/ (latest.json and latest.html are the newest run).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { BenchMachine, BenchRun, BenchTable } from "@/lib/benchmarks/bench-run-schema";
-import { DEFAULT_BENCH_RESULTS_DIR } from "@/lib/env";
+import { renderHtmlReport } from "./html-report";
+import { benchRunSchema, type BenchMachine, type BenchRun, type BenchTable } from "./results";
 
 export type Table = BenchTable;
+
+export const RESULTS_DIR = path.join(import.meta.dirname, "..", "results");
 
 export function log(line: string): void {
   process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
@@ -41,7 +44,7 @@ export function round(value: number): number {
   return Math.abs(value) >= 100 ? Math.round(value) : Number(value.toPrecision(3));
 }
 
-export function describeMachine(): BenchMachine & { loadAverage: number[] } {
+export function describeMachine(): BenchMachine {
   const cpus = os.cpus();
   return {
     cpus: cpus.length,
@@ -53,14 +56,33 @@ export function describeMachine(): BenchMachine & { loadAverage: number[] } {
   };
 }
 
-/** <BENCH_RESULTS_DIR>/<start time>-<scenarios>.json, and the same as latest.json. */
-export function writeResults(startedAt: Date, name: string, data: BenchRun): string {
-  // As the server resolves it (lib/env.ts): `npm run bench` runs in the project directory.
-  const directory = path.resolve(process.env.BENCH_RESULTS_DIR || DEFAULT_BENCH_RESULTS_DIR);
-  fs.mkdirSync(directory, { recursive: true });
-  const file = path.join(directory, `${startedAt.toISOString().replace(/[:.]/g, "-")}-${name}.json`);
-  const text = `${JSON.stringify(data, null, 2)}\n`;
-  fs.writeFileSync(file, text);
-  fs.writeFileSync(path.join(directory, "latest.json"), text);
-  return file;
+/** bench/results/<start time>-<scenarios>.json and .html, and the same as latest.json and latest.html. */
+export function writeResults(startedAt: Date, name: string, run: BenchRun): { json: string; html: string } {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const base = path.join(RESULTS_DIR, `${startedAt.toISOString().replace(/[:.]/g, "-")}-${name}`);
+  const json = `${JSON.stringify(run, null, 2)}\n`;
+  const html = renderHtmlReport([run]);
+  for (const [file, text] of [
+    [`${base}.json`, json],
+    [`${base}.html`, html],
+    [path.join(RESULTS_DIR, "latest.json"), json],
+    [path.join(RESULTS_DIR, "latest.html"), html],
+  ]) {
+    fs.writeFileSync(file, text);
+  }
+  return { json: `${base}.json`, html: `${base}.html` };
+}
+
+/** A run file, checked against the schema; the error names the file and what is wrong. */
+export function readRun(file: string): BenchRun {
+  let json: unknown;
+  try {
+    json = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`${file}: ${(error as Error).message}`);
+  }
+  const parsed = benchRunSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  throw new Error(`${file}: not a run of this benchmark (${issue.path.join(".") || "file"}: ${issue.message})`);
 }

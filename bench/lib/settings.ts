@@ -16,6 +16,8 @@ export type BenchSettings = {
   processes: number;
   /** Run the servers under test with --cpu-prof and print their heaviest functions. */
   profile: boolean;
+  /** Repetitions of every scenario, for the run-to-run spread. */
+  runs: number;
 };
 
 /** A command-line option's whole number, or an error naming the option. */
@@ -25,5 +27,5 @@ export function positive(text: string, flag: string): number {
   return value;
 }
 
-/** What a scenario returns: the file format of lib/benchmarks/bench-run-schema.ts, checked when compiled. */
-export type { ScenarioResult } from "@/lib/benchmarks/bench-run-schema";
+/** What a scenario returns: the file format of ./results.ts, checked when compiled. */
+export type { ScenarioResult } from "./results";

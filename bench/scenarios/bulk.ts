@@ -1,7 +1,7 @@
-// Scenario 2: bulk accept. One POST /api/v1/sms/bulk per size: time until the whole 202 response is
+// Bulk accept. One POST /api/v1/sms/bulk per size: time until the whole 202 response is
 // in, recipients/s; against inserting the very rows that send wrote, with the raw driver in one
 // transaction, into an empty database (the physical limit).
-import { benchTargets } from "@/lib/benchmarks/bench-targets";
+import { benchTargets } from "../lib/targets";
 import { createBenchDatabase, type Engine } from "../lib/database";
 import { formatMb, log, round, type Table } from "../lib/report";
 import { insertRowsRaw, listTables, rowsSince, selectRows, snapshotRows } from "../lib/row-copy";
@@ -111,7 +111,7 @@ export async function runBulkScenario(settings: BenchSettings): Promise<Scenario
         ([engine, rss]) => `peak server RSS (${engine}): ${formatMb(rss.peakRssMb)} (sum of each process's own peak: ${formatMb(rss.peakRssUpperBoundMb)}; peak PSS, shared pages counted once: ${formatMb(rss.peakPssMb)})`,
       ),
       ...rows.filter((row) => row.ok).slice(-1).map((row) => `rows written by the largest send: ${JSON.stringify(row.rowsWritten)}; the raw insert writes the same rows`),
-      `target (issue 6): ${benchTargets.bulkRecipients.toLocaleString("en")} recipients in ≤ ${benchTargets.bulkSqliteSeconds} s on SQLite, ≤ ${benchTargets.bulkTimesRaw} × the raw insert, RSS ≤ ${benchTargets.serverRssMb} MB`,
+      `target: ${benchTargets.bulkRecipients.toLocaleString("en")} recipients in ≤ ${benchTargets.bulkSqliteSeconds} s on SQLite, ≤ ${benchTargets.bulkTimesRaw} × the raw insert, RSS ≤ ${benchTargets.serverRssMb} MB`,
     ],
   };
   return { scenario: "bulk", tables: [table], data: { rows, peakRssMb: peakRss } };

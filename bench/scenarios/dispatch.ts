@@ -1,14 +1,14 @@
-// Scenario 3: dispatch. N messages already queued; how fast they reach the SMSC, from the first
+// Dispatch. N messages already queued; how fast they reach the SMSC, from the first
 // message out to the last (so neither side's start-up counts).
 // - Tumira: messages accepted with the dispatcher off, then a server with the dispatcher on, talking
 //   SMPP (window 50) to the SMSC simulator, uncapped, in a process of its own, until all are `success`.
 // - Kannel over SMPP to that same simulator process (window 50), as it dispatches by default: no
-//   delivery receipt asked for (the issue's comparison), and again with receipts asked for
+//   delivery receipt asked for (the target's comparison), and again with receipts asked for
 //   (dlr-mask=3 on every sendsms), as Tumira asks for one with every submit: like for like.
-// - Kannel to its fake SMSC (a line protocol without acknowledgements), as the issue names it.
+// - Kannel to its fake SMSC (a line protocol without acknowledgements): Kannel's own best case.
 // Kannel's queue is filled through sendsms while its SMSC is away; then the fake SMSC is started, or
 // the simulator process starts listening where Kannel's SMPP client keeps trying to connect.
-import { benchTargets } from "@/lib/benchmarks/bench-targets";
+import { benchTargets } from "../lib/targets";
 import { createBenchDatabase, type Engine } from "../lib/database";
 import { startKannel, type Kannel, type KannelSmsc } from "../lib/kannel";
 import { freePort } from "@/tests/helpers/server-process";
@@ -178,8 +178,8 @@ export async function runDispatchScenario(settings: BenchSettings): Promise<Scen
   const simulatorPort = await freePort();
   let simulator: { stop: () => Promise<void> } | undefined;
   // A fresh simulator process per run: one keeps the receipts its last client left unacknowledged and
-  // hands them to the next client that binds. Before session 10 the PostgreSQL run inherited the
-  // SQLite run's 20,000 receipts for unknown ids, each retried for 10 s: half its rate.
+  // hands them to the next client that binds: a shared one would have each gateway spend its run on
+  // the previous run's receipts for ids it does not know.
   const startSimulator = async () => void (simulator = await startSimulatorHost(settings, simulatorPort));
   const stopSimulator = async () => {
     await simulator?.stop();
@@ -215,7 +215,7 @@ export async function runDispatchScenario(settings: BenchSettings): Promise<Scen
       round(row.cpuMicrosecondsPerMessage),
       row.peakRssMb === null ? "" : round(row.peakRssMb),
     ]),
-    notes: [...rows.map((row) => `${row.competitor} (${row.engine}): ${row.check}`), `target (issue 6): ≥ ${benchTargets.dispatchTimesKannel} × Kannel's rate`],
+    notes: [...rows.map((row) => `${row.competitor} (${row.engine}): ${row.check}`), `target: ≥ ${benchTargets.dispatchTimesKannel} × Kannel's rate`],
   };
   return { scenario: "dispatch", tables: [table], data: { rows } };
 }

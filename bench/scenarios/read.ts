@@ -1,8 +1,8 @@
-// Scenario 4: read. GET /api/v1/sms/{id} at N connections over random ids of existing messages
+// Read. GET /api/v1/sms/{id} at N connections over random ids of existing messages
 // (one bulk send makes them), with GET /api/ping on the same server as the ceiling.
 import fs from "node:fs";
 import path from "node:path";
-import { benchTargets } from "@/lib/benchmarks/bench-targets";
+import { benchTargets } from "../lib/targets";
 import type { Engine } from "../lib/database";
 import { round, type Table } from "../lib/report";
 import type { BenchSettings, ScenarioResult } from "../lib/settings";
@@ -38,7 +38,7 @@ export async function runReadScenario(settings: BenchSettings): Promise<Scenario
     title: `Read: ${settings.connections} connections, ${settings.durationSeconds} s each, a random existing id per request`,
     columns: ["engine", "endpoint", "requests/s", "p50 ms", "p99 ms", "errors"],
     rows: rows.map((row) => [row.engine, row.endpoint, round(row.requestsPerSecond), round(row.p50Ms), round(row.p99Ms), row.errorResponses + row.socketErrors]),
-    notes: [`target (issue 6): ≥ ${benchTargets.readRequestsPerSecond.toLocaleString("en")} requests/s, p99 ≤ ${benchTargets.readP99Ms} ms`],
+    notes: [`target: ≥ ${benchTargets.readRequestsPerSecond.toLocaleString("en")} requests/s, p99 ≤ ${benchTargets.readP99Ms} ms`],
   };
   return { scenario: "read", tables: [table], data: { rows } };
 }

@@ -1,7 +1,7 @@
-// Scenario 1: single send accept. POST /api/v1/sms at N connections against Kannel's sendsms (into
+// Single send accept. POST /api/v1/sms at N connections against Kannel's sendsms (into
 // its fake SMSC) and against GET /api/ping on the same server (the API pipeline's own ceiling).
-import { benchTargets } from "@/lib/benchmarks/bench-targets";
-import type { SingleSendRow } from "@/lib/benchmarks/bench-run-schema";
+import { benchTargets } from "../lib/targets";
+import type { SingleSendRow } from "../lib/results";
 import { startKannel } from "../lib/kannel";
 import { formatMb, round, type Table } from "../lib/report";
 import type { BenchSettings, ScenarioResult } from "../lib/settings";
@@ -79,7 +79,7 @@ export async function runSingleScenario(settings: BenchSettings): Promise<Scenar
     ]),
     notes: [
       ...rows.filter((row) => row.check).map((row) => `${row.competitor} (${row.engine}): ${row.check}`),
-      `target (issue 6): POST /api/v1/sms ≥ ${benchTargets.singleSendTimesKannel} × Kannel, p99 ≤ ${benchTargets.singleSendP99Ms} ms, zero errors, RSS ≤ ${benchTargets.serverRssMb} MB`,
+      `target: POST /api/v1/sms ≥ ${benchTargets.singleSendTimesKannel} × Kannel, p99 ≤ ${benchTargets.singleSendP99Ms} ms, zero errors, RSS ≤ ${benchTargets.serverRssMb} MB`,
     ],
   };
   return { scenario: "single", tables: [table], data: { rows } };

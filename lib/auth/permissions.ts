@@ -15,8 +15,6 @@ export const permissions = {
   "senders.request": ["owner"],
   /** Platform staff: find any account's message, read-only. */
   "platform.lookup": ["support", "admin"],
-  /** The benchmark runs of this installation (Performance page). */
-  "platform.performance": ["support", "admin"],
   "platform.accounts": ["admin"],
   "senders.approve": ["admin"],
   "balance.credit": ["admin"],

@@ -1,6 +1,6 @@
 // A carrier's delivery receipt for one part. DELIVRD on every part sets the message's delivered_at
 // and operator_response = "DELIVRD". UNDELIV, REJECTD, EXPIRED or DELETED on any part ends the
-// message failed with the stat as operator_response, and refunds it (README "Refund policy").
+// message failed with the stat as operator_response, and refunds it (docs/delivery.md, Refunds).
 // Intermediate states (ENROUTE, ACCEPTD, UNKNOWN) are noted on the part only. A repeated receipt
 // changes nothing.
 import { sql } from "@/lib/db/client";

@@ -17,7 +17,7 @@ export type Segmented = {
   nonGsmCharacters: string[];
 };
 
-/** Longest body, in parts, that Tumira accepts (documented in the README). */
+/** Longest body, in parts, that Tumira accepts (docs/api.md, Sending messages). */
 export const MAX_SEGMENTS = 10;
 
 const GSM7_BASIC =

@@ -1,6 +1,5 @@
 // The lean path's own HTTP/1.1 on the server's sockets. node:http builds an IncomingMessage and a
-// ServerResponse per request: on these machines a bare node:http POST costs 70-80 µs of CPU, the same
-// exchange read and written on the socket directly 27 µs (README "Performance").
+// ServerResponse per request, a cost the API's plain exchanges need not pay (docs/decisions/0001).
 // A connection starts here. Requests of the plain shape (a method the API has, an origin-form target,
 // a Content-Length body or none, a Host, well-formed header lines) are read, answered and written
 // here. Anything else (a path that is not the API's, chunked or expected bodies, upgrades, HEAD,

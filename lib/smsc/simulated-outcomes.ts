@@ -1,5 +1,5 @@
 // The simulator's deterministic outcomes, chosen by the last four digits of the recipient (the
-// README's "magic numbers" table). Anything else is accepted and receipted DELIVRD.
+// table in docs/delivery.md, The SMSC simulator). Anything else is accepted and receipted DELIVRD.
 import type { ReceiptStat } from "@/lib/smpp/parse-receipt";
 
 export type SimulatedOutcome = {

@@ -1,6 +1,7 @@
-// The file `npm run bench` writes per run (bench/results/<start>-<scenarios>.json) and the dashboard's
-// Performance page reads: one schema for both. The benchmark writes more than this (every field of
-// its rows); what is named here is what a reader may rely on, and the writer is type-checked against it.
+// The file `npm run bench` writes per run (bench/results/<start>-<scenarios>.json), which
+// `npm run bench:report` reads back: one schema for both. The benchmark writes more than this (every
+// field of its rows); what is named here is what the report relies on, and the writer is type-checked
+// against it. A run of `--runs N` holds N results per scenario.
 import { z } from "zod";
 
 /** A figure the run could not take is NaN in the benchmark and null in the JSON. */
@@ -75,7 +76,15 @@ export const scenarioResultSchema = z.discriminatedUnion("scenario", [
   z.object({ scenario: z.literal("read"), tables: z.array(tableSchema), data: z.object({ rows: z.array(readRowSchema) }) }),
 ]);
 
-export const machineSchema = z.object({ cpus: z.number(), cpuModel: z.string(), memoryGb: z.number(), os: z.string(), node: z.string() });
+export const machineSchema = z.object({
+  cpus: z.number(),
+  cpuModel: z.string(),
+  memoryGb: z.number(),
+  os: z.string(),
+  node: z.string(),
+  /** The machine's 1, 5 and 15 minute load averages when the run started: how busy it was besides. */
+  loadAverage: z.array(z.number()).optional(),
+});
 
 export const benchRunSchema = z.object({
   startedAt: z.iso.datetime(),
@@ -86,6 +95,8 @@ export const benchRunSchema = z.object({
     connections: z.number(),
     dispatchCount: z.number(),
     processes: z.number(),
+    /** Repetitions of every scenario in the run. */
+    runs: z.number().int().min(1).default(1),
   }),
   results: z.array(scenarioResultSchema),
 });
