@@ -287,7 +287,10 @@ class LeanConnection {
         return;
       }
       const head = headEnd <= MAX_HEAD_BYTES ? parseHead(this.unread.toString("latin1", 0, headEnd)) : null;
-      if (!head || !this.serving.accepts(head.method, head.target)) {
+      // Bytes after a request that closes the connection: node:http's parser refuses them with a 400
+      // (its answer to the request then never written), so node:http reads this connection.
+      const closingEarly = head !== null && !head.keepAlive && this.unread.length > headEnd + HEAD_END.length + head.contentLength;
+      if (!head || closingEarly || !this.serving.accepts(head.method, head.target)) {
         this.handOver();
         return;
       }

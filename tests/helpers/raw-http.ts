@@ -13,22 +13,26 @@ export type RawExchange = {
 export type ExchangeOptions = {
   /** Pause after each piece. */
   pauseMs?: number;
-  /** After the last piece: "end" half-closes once the server is quiet, "abort" resets at once. */
+  /** After the last piece: "end" half-closes once the server is done, "abort" resets at once. */
   finish?: "end" | "abort";
-  /** How long the server may stay silent before the client stops waiting for more. */
-  quietMs?: number;
 };
 
+/** Once something has come, this much silence means the server has said all it will. */
+const QUIET_MS = 400;
+/** A server that has sent nothing for this long is waiting for the client. */
+const SILENT_MS = 3_000;
+
 /**
- * Writes each piece, waits until the server closes or stays quiet, then ends its side (or aborts) and
- * reads what else comes; returns every response, split.
+ * Writes each piece; waits until the server closes, or has answered and gone quiet, or has stayed
+ * silent; then ends its side (or aborts) and reads what else comes until the server closes.
+ * Returns every response, split.
  */
 export async function exchange(port: number, pieces: string[], options: ExchangeOptions = {}): Promise<RawExchange> {
-  const { pauseMs = 0, finish = "end", quietMs = 300 } = options;
+  const { pauseMs = 0, finish = "end" } = options;
   const socket = net.connect(port, "127.0.0.1");
   socket.setNoDelay(true);
   const received: Buffer[] = [];
-  let lastData = Date.now();
+  let lastData = 0;
   let closed = false;
   socket.on("data", (chunk) => {
     received.push(chunk);
@@ -43,16 +47,13 @@ export async function exchange(port: number, pieces: string[], options: Exchange
     socket.write(Buffer.from(piece, "latin1"));
     if (pauseMs > 0) await sleep(pauseMs);
   }
-  const quiet = async () => {
-    lastData = Math.max(lastData, Date.now());
-    while (!closed && Date.now() - lastData < quietMs) await sleep(25);
-  };
-  await quiet();
+  const waitedSince = Date.now();
+  while (!closed && (lastData === 0 ? Date.now() - waitedSince < SILENT_MS : Date.now() - lastData < QUIET_MS)) await sleep(20);
   const closedByServer = closed;
   if (finish === "abort") socket.resetAndDestroy();
   else if (!closed) {
     socket.end();
-    await quiet();
+    await Promise.race([closing, sleep(SILENT_MS)]);
   }
   socket.destroy();
   await closing;

@@ -20,6 +20,12 @@ beforeAll(async () => {
   // One after the other: both migrate the one database at start.
   lean = await startApiServer(database.current(), { METRICS_TOKEN });
   nodeOnly = await startApiServer(database.current(), { METRICS_TOKEN, HTTP_LEAN_PATH: "false" });
+  // Each path's first request loads and connects what later ones find ready.
+  for (const server of [lean, nodeOnly]) {
+    for (const pieces of [ping, head("GET http://localhost/api/v1/api-tokens HTTP/1.1", "Host: localhost", `Authorization: Bearer ${acme.token}`)]) {
+      await exchange(server.port, [pieces]);
+    }
+  }
 }, 120_000);
 
 afterAll(async () => {
@@ -107,7 +113,8 @@ const vectors: Vector[] = [
   { name: "an empty Host", pieces: one(head("GET /api/ping HTTP/1.1", "Host:") + ping) },
   { name: "a lower-case method", pieces: one(head("get /api/ping HTTP/1.1", "Host: localhost")) },
   { name: "an unknown method", pieces: one(head("PROPFIND /api/ping HTTP/1.1", "Host: localhost") + ping) },
-  { name: "HEAD", pieces: one(head("HEAD /api/ping HTTP/1.1", "Host: localhost") + ping) },
+  // Alone: a response to HEAD declares a length it does not send, which the parser here cannot tell.
+  { name: "HEAD", pieces: one(head("HEAD /api/ping HTTP/1.1", "Host: localhost")) },
   { name: "two spaces in the request line", pieces: one(head("GET  /api/ping HTTP/1.1", "Host: localhost")) },
   { name: "HTTP/1.2", pieces: one(head("GET /api/ping HTTP/1.2", "Host: localhost")) },
   { name: "HTTP/2.0", pieces: one(head("GET /api/ping HTTP/2.0", "Host: localhost")) },
@@ -157,7 +164,7 @@ describe("the lean path answers as node:http does", () => {
       exchange(lean.port, vector.pieces(acme.token), vector.options),
       exchange(nodeOnly.port, vector.pieces(acme.token), vector.options),
     ]);
-    expect(viaNode.responses.length + (viaNode.closedByServer ? 1 : 0)).toBeGreaterThan(0);
+    if (vector.options?.finish !== "abort") expect(viaNode.responses.length + (viaNode.closedByServer ? 1 : 0)).toBeGreaterThan(0);
     expect(comparable(viaLean)).toEqual(comparable(viaNode));
   });
 });
@@ -202,7 +209,7 @@ describe.each([
     const before = await abortedCount(server());
     const chunked = head("POST /api/v1/sms/bulk HTTP/1.1", "Host: localhost", `Authorization: Bearer ${acme.token}`, "Transfer-Encoding: chunked") + '10\r\n{"to":["26377';
     const sized = head("POST /api/v1/sms/bulk HTTP/1.1", "Host: localhost", `Authorization: Bearer ${acme.token}`, "Content-Length: 500") + '{"to":["26377';
-    for (const request of [chunked, sized]) await exchange(server().port, [request], { finish: "abort", quietMs: 100 });
+    for (const request of [chunked, sized]) await exchange(server().port, [request], { finish: "abort" });
     await sleep(200);
     expect(await abortedCount(server())).toBe(before + 2);
     const errors = server().output().split("\n").filter((line) => line.startsWith("{") && JSON.parse(line).level >= 50);
