@@ -68,7 +68,8 @@ export async function runApiRequest(input: ApiRequestInput): Promise<ApiResponse
       if (input.bodyLength > limit) throw payloadTooLarge(limit);
       const auth = await route.handler.authenticate?.(input.headers);
       const body = await input.readBody(limit);
-      response = await route.handler({ request: input.request, headers: input.headers, params, requestId, log, body, responseHeaders, auth });
+      const { request, headers } = input;
+      response = await route.handler({ request, headers, params, requestId, log, body, responseHeaders, auth });
     } catch (error) {
       const appError = toAppError(error);
       if (appError.code === "INTERNAL") log.error({ err: error, route: route.path }, "request failed");

@@ -92,7 +92,10 @@ export type HttpServerOptions = {
 };
 
 /** The server before it listens: the API on both paths, everything else to `nextHandler` (null: the API only). */
-export function createHttpServer(nextHandler: NodeHandler | null, options: HttpServerOptions): { server: http.Server; lean: LeanConnections | null } {
+export function createHttpServer(
+  nextHandler: NodeHandler | null,
+  options: HttpServerOptions,
+): { server: http.Server; lean: LeanConnections | null } {
   const server = http.createServer((req, res) => {
     const target = originFormTarget(req.url ?? "/");
     if (target === null) {
@@ -182,7 +185,8 @@ async function serveApi(req: http.IncomingMessage, res: http.ServerResponse, tru
   if (res.destroyed) return; // the client left: nothing to write
   // node:http reads and drops a body left unread (the lean path too, up to the same limit); one past
   // the limit, or one whose reading stopped at the limit, is not waited for.
-  if (hasBody && (body.state === "reading" || (body.state === "unread" && bodyLength > UNREAD_BODY_LIMIT))) response.headers.connection = "close";
+  const closes = body.state === "reading" || (body.state === "unread" && bodyLength > UNREAD_BODY_LIMIT);
+  if (hasBody && closes) response.headers.connection = "close";
   await writeResponse(res, response);
 }
 
@@ -204,13 +208,19 @@ async function writeResponse(res: http.ServerResponse, response: ApiResponse): P
 
 /** `*` (OPTIONS) or an authority (CONNECT's form): no resource here. */
 function badRequestTarget(): ApiResponse {
-  const error = new AppError("BAD_REQUEST", "Bad request target", { description: "The request target must be a path, such as /api/v1/sms" });
+  const error = new AppError("BAD_REQUEST", "Bad request target", {
+    description: "The request target must be a path, such as /api/v1/sms",
+  });
   return errorResponse(error, "kit", { connection: "close" });
 }
 
 function internalError(error: unknown): ApiResponse {
   logger.error({ err: error }, "lean path failed");
-  return json(500, { status: "error", message: "Internal server error", error: { code: "INTERNAL_SERVER_ERROR", description: "An unexpected error occurred" } });
+  return json(500, {
+    status: "error",
+    message: "Internal server error",
+    error: { code: "INTERNAL_SERVER_ERROR", description: "An unexpected error occurred" },
+  });
 }
 
 /** A body of chunks, each written when the socket has taken the last (chunked transfer encoding). */

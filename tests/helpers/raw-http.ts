@@ -89,7 +89,9 @@ export function parseResponses(text: string): RawResponse[] {
       break;
     }
     const [statusLine, ...lines] = rest.slice(0, headEnd).split("\r\n");
-    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+    );
     const status = Number(statusLine.split(" ")[1]);
     rest = rest.slice(headEnd + 4);
     let body = "";

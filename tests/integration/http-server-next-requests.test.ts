@@ -38,7 +38,13 @@ afterAll(async () => {
   }
 });
 
-const FORWARDED = ["X-Forwarded-Host: evil.example", "X-Forwarded-Proto: https", "X-Forwarded-For: 203.0.113.9", "X-Forwarded-Port: 8443", "Forwarded: for=203.0.113.9;host=evil.example"];
+const FORWARDED = [
+  "X-Forwarded-Host: evil.example",
+  "X-Forwarded-Proto: https",
+  "X-Forwarded-For: 203.0.113.9",
+  "X-Forwarded-Port: 8443",
+  "Forwarded: for=203.0.113.9;host=evil.example",
+];
 
 async function seenByNext(port: number, requestLine: string, headers: string[]): Promise<{ url: string; headers: Record<string, string> }> {
   const { responses } = await exchange(port, [[requestLine, "Host: gateway.example:3000", ...headers, "", ""].join("\r\n")]);

@@ -39,7 +39,8 @@ describe("lean path HTTP/1.1", () => {
 
   it("reads a request that arrives a few bytes at a time, body included", async () => {
     const body = JSON.stringify({ to: "not a number", from: "ACME", message: "hi" });
-    const request = `POST /api/v1/sms HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${acme.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n${closing}\r\n${body}`;
+    const headers = `Authorization: Bearer ${acme.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n${closing}`;
+    const request = `POST /api/v1/sms HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n${body}`;
     const pieces = request.match(/[\s\S]{1,7}/g)!;
     const [response] = await exchange(pieces, 2);
     // The validation error names `to`: the key and the whole body were read as one request.
@@ -54,7 +55,8 @@ describe("lean path HTTP/1.1", () => {
   });
 
   it("hands a chunked body to node:http, which keeps the connection and answers what follows", async () => {
-    const chunked = `POST /api/v1/api-tokens HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n5\r\n{"a":\r\n2\r\n1}\r\n0\r\n\r\n`;
+    const chunks = `5\r\n{"a":\r\n2\r\n1}\r\n0\r\n\r\n`;
+    const chunked = `POST /api/v1/api-tokens HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n${chunks}`;
     const responses = await exchange([get("/api/health") + chunked + get("/api/ping", closing)]);
     expect(responses.map((response) => response.status)).toEqual([200, 401, 200]);
     // Had the chunks been read as requests of their own, what follows would be 400s.
@@ -81,7 +83,8 @@ describe("lean path HTTP/1.1", () => {
   });
 
   it("answers a declared body past the endpoint's limit with a 413 and closes without reading it", async () => {
-    const responses = await exchange([`POST /api/v1/sms/bulk HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n{"to":`]);
+    const head = `POST /api/v1/sms/bulk HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n`;
+    const responses = await exchange([`${head}{"to":`]);
     expect(responses.map((response) => response.status)).toEqual([413]);
     expect(JSON.parse(responses[0].body)).toMatchObject({ status: "error", error: { code: "PAYLOAD_TOO_LARGE" } });
     expect(responses[0].headers.connection).toBe("close");
@@ -102,7 +105,8 @@ describe("lean path HTTP/1.1", () => {
     const busyClosed = new Promise<void>((resolve) => busy.on("close", () => resolve()));
     await new Promise((resolve) => busy.once("connect", resolve));
     const body = JSON.stringify({ name: "late" });
-    busy.write(`POST /api/v1/api-tokens HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${acme.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    const headers = `Authorization: Bearer ${acme.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n`;
+    busy.write(`POST /api/v1/api-tokens HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n${body.slice(0, 5)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     const stopping = Date.now();

@@ -1,6 +1,7 @@
 // The one auth wrapper of the public API: every /api/v1 handler but health runs behind it. It
-// authenticates the key, applies the key's rate limit, and puts the RateLimit-* headers on whatever
-// the handler answers, errors included. With { keyRecheckedByHandler: true } (the hot SMS endpoints)
+// authenticates the key (on the request's head, before the body is read: runApiRequest calls its
+// `authenticate` first and passes the key in), applies the key's rate limit, and puts the
+// RateLimit-* headers on whatever the handler answers, errors included. With { keyRecheckedByHandler: true } (the hot SMS endpoints)
 // the key may come from this process's cache (authenticate-api-key.ts): the handler's own statement
 // re-checks it, and any answer not made under that check (an error, a 429, a non-2xx response here; a
 // replayed response in withIdempotency) reads the key first, so a revoked key gets exactly the 401 it
@@ -29,7 +30,8 @@ export function keyActor(auth: ApiKeyAuth): string {
 }
 
 export function withApiKey(handler: (context: AuthedContext) => Promise<ApiResponse>, options: ApiKeyOptions = {}): ApiHandler {
-  const authenticate = (headers: RequestHeaders) => authenticateApiKey(headers.get("authorization"), { cached: options.keyRecheckedByHandler });
+  const authenticate = (headers: RequestHeaders) =>
+    authenticateApiKey(headers.get("authorization"), { cached: options.keyRecheckedByHandler });
   const authenticated = async (context: ApiContext) => {
     const auth = context.auth ?? (await authenticate(context.headers));
     const limit = auth.rateLimitPerSecond ?? getEnv().RATE_LIMIT_PER_SECOND;
