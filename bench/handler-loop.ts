@@ -29,6 +29,7 @@ function sendOne() {
     headers: { get: (name) => headers.get(name.toLowerCase()) ?? null },
     // The send handler reads neither the Web Request nor anything but the body and these headers.
     request: undefined as unknown as Request,
+    bodyLength: body.length,
     readBody: async () => body,
   });
 }

@@ -41,6 +41,8 @@ const envSchema = z.object({
   SMPP_TELECEL: carrierUrl,
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
   TRUST_PROXY: booleanFlag.default(false),
+  /** The lean HTTP path (docs/decisions/0001-own-http1-path.md); false: every request through node:http. */
+  HTTP_LEAN_PATH: booleanFlag.default(true),
   /** Processes serving HTTP: 1 (no cluster), N (a primary and N node:cluster workers), or `auto` (one per core). */
   HTTP_PROCESSES: z
     .string()

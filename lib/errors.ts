@@ -14,6 +14,7 @@ export type ErrorCode =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "RATE_LIMITED"
   | "METHOD_NOT_ALLOWED"
+  | "CLIENT_CLOSED_REQUEST"
   | "INTERNAL";
 
 export type FieldError = { field: string; description: string };

@@ -23,6 +23,12 @@ function createMetrics() {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
+    httpRequestsAborted: new client.Counter({
+      name: "tumira_http_requests_aborted_total",
+      help: "HTTP API requests whose client left before the end of the body, by route and method",
+      labelNames: ["route", "method"] as const,
+      registers: [registry],
+    }),
     messagesAccepted: new client.Counter({ name: "tumira_messages_accepted_total", help: "Messages accepted by the API", registers: [registry] }),
     messagesDispatched: new client.Counter({ name: "tumira_messages_dispatched_total", help: "Messages accepted by a carrier (submit_sm_resp OK)", labelNames: ["operator"] as const, registers: [registry] }),
     messagesDelivered: new client.Counter({ name: "tumira_messages_delivered_total", help: "Messages with a DELIVRD receipt", labelNames: ["operator"] as const, registers: [registry] }),

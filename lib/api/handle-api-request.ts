@@ -1,8 +1,9 @@
 // The one entry to the HTTP API: both Next's route handler (app/api/v1/[...path]/route.ts) and the
 // production server's lean path (lib/server/http-server.ts) end in runApiRequest; Next calls
 // handleApiRequest with a Web Request, the lean path passes what it read from node:http directly.
-// It assigns the request id, finds the route, reads the body under the route's limit, runs the
-// handler, maps errors to the route's error shape, and records metrics and one log line.
+// It assigns the request id, finds the route, checks the declared body length against the route's
+// limit and the API key on the head alone, then reads the body under that limit, runs the handler,
+// maps errors to the route's error shape, and records metrics and one log line.
 import crypto from "node:crypto";
 import { logger, type Logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
@@ -20,7 +21,12 @@ export type ApiRequestInput = {
   headers: RequestHeaders;
   /** Handed to handlers; the lean path's builds the real Request only if a handler needs more than method and url. */
   request: Request;
-  /** Reads the whole body, throwing payloadTooLarge(limit) past the limit. */
+  /** The body's declared length (Content-Length); 0 when none is declared. */
+  bodyLength: number;
+  /**
+   * Reads the whole body, throwing payloadTooLarge(limit) past the limit, and clientClosedRequest()
+   * when the client leaves before its end. Not called for a request refused on its head.
+   */
   readBody: (limit: number) => Promise<Buffer>;
 };
 
@@ -30,6 +36,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     pathname: new URL(request.url).pathname,
     headers: request.headers,
     request,
+    bodyLength: Number(request.headers.get("content-length")) || 0,
     readBody: (limit) => readWebBody(request, limit),
   });
   return toWebResponse(response);
@@ -57,11 +64,16 @@ export async function runApiRequest(input: ApiRequestInput): Promise<ApiResponse
   } else {
     const { route, params } = match;
     try {
-      const body = await input.readBody(route.bodyLimit ?? SMALL_BODY_LIMIT);
-      response = await route.handler({ request: input.request, headers: input.headers, params, requestId, log, body, responseHeaders });
+      const limit = route.bodyLimit ?? SMALL_BODY_LIMIT;
+      if (input.bodyLength > limit) throw payloadTooLarge(limit);
+      const auth = await route.handler.authenticate?.(input.headers);
+      const body = await input.readBody(limit);
+      const { request, headers } = input;
+      response = await route.handler({ request, headers, params, requestId, log, body, responseHeaders, auth });
     } catch (error) {
       const appError = toAppError(error);
       if (appError.code === "INTERNAL") log.error({ err: error, route: route.path }, "request failed");
+      if (appError.code === "CLIENT_CLOSED_REQUEST") metrics().httpRequestsAborted.inc({ route: routeName, method });
       response = errorResponse(appError, route.errorShape);
     }
   }
@@ -106,8 +118,6 @@ function lazyChildLogger(bindings: Record<string, unknown>): Logger {
 
 async function readWebBody(request: Request, limit: number): Promise<Buffer> {
   if (!request.body) return Buffer.alloc(0);
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw payloadTooLarge(limit);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
@@ -127,5 +137,12 @@ async function readWebBody(request: Request, limit: number): Promise<Buffer> {
 export function payloadTooLarge(limit: number): AppError {
   return new AppError("PAYLOAD_TOO_LARGE", "Request body too large", {
     description: `The request body must be at most ${limit} bytes`,
+  });
+}
+
+/** The client left before the end of its body: what is answered is never written, only counted. */
+export function clientClosedRequest(): AppError {
+  return new AppError("CLIENT_CLOSED_REQUEST", "Client closed the request", {
+    description: "The connection closed before the end of the request body",
   });
 }

@@ -1,5 +1,6 @@
 // What an API route is. The table of routes is lib/api/routes.ts; lib/api/handle-api-request.ts runs them.
 import type { Logger } from "@/lib/log";
+import type { ApiKeyAuth } from "./auth/authenticate-api-key";
 import type { ApiResponse, ErrorShape, HeaderMap } from "./respond";
 
 /** What handlers read of the request headers: Web Headers' get (case-insensitive, duplicates joined). */
@@ -16,9 +17,18 @@ export type ApiContext = {
   body: Buffer;
   /** Headers for whatever this request answers, error responses included (e.g. RateLimit-*). */
   responseHeaders: HeaderMap;
+  /** The API key, when the handler authenticates one: checked on the head, before the body is read. */
+  auth?: ApiKeyAuth;
 };
 
-export type ApiHandler = (context: ApiContext) => Promise<ApiResponse>;
+export type ApiHandler = ((context: ApiContext) => Promise<ApiResponse>) & {
+  /**
+   * The key check of a handler behind withApiKey, run on the request's head alone: a request it
+   * refuses is answered before any of its body is read, so an unauthenticated client cannot make
+   * the server hold a body.
+   */
+  authenticate?: (headers: RequestHeaders) => Promise<ApiKeyAuth>;
+};
 
 export type ApiRoute = {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

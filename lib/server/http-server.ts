@@ -1,21 +1,24 @@
-// The production HTTP server: /api/v1/*, /api/health and /metrics go straight to the API (the lean
-// path: no Next pipeline, see README "Architecture"); everything else goes to Next.
-// The lean path reads plain API requests off the socket itself (lib/server/lean-connections.ts) and
-// hands any other connection to node:http, whose API requests end here too (serveApi). Either way
-// handlers get the raw headers behind Web Headers' get, and a Web Request built only if a handler
-// reaches past method and url (a POST Request costs about 30 µs, a third of a small request).
+// The production HTTP server: /api/v1/*, /api/health, /api/ping and /metrics go straight to the API
+// (no Next pipeline); everything else goes to Next. API requests of the plain shape are read off the
+// socket by the lean path (lib/server/lean-connections.ts, docs/decisions/0001-own-http1-path.md),
+// which hands any other connection to node:http, whose API requests end here too (serveApi). Both
+// paths answer alike: the route's body limit and the API key are checked on the head before any of
+// the body is read, and a body left unread is dropped (up to UNREAD_BODY_LIMIT, the connection kept)
+// or the connection closed. Handlers get the raw headers behind Web Headers' get, and a Web Request
+// built only if a handler reaches past method and url.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { payloadTooLarge, runApiRequest } from "@/lib/api/handle-api-request";
-import { json, type ApiResponse, type HeaderMap } from "@/lib/api/respond";
+import { clientClosedRequest, payloadTooLarge, runApiRequest } from "@/lib/api/handle-api-request";
+import { errorResponse, json, type ApiResponse } from "@/lib/api/respond";
 import { isApiPath } from "@/lib/api/routes";
-import type { RequestHeaders } from "@/lib/api/route";
+import { SMALL_BODY_LIMIT, type RequestHeaders } from "@/lib/api/route";
+import { AppError } from "@/lib/errors";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { serveLeanConnections, type LeanConnections } from "./lean-connections";
 
-/** Above the largest route limit (bulk); each route checks its own limit. */
-const LEAN_PATH_BODY_CAP = 16 * 1024 * 1024;
+/** An answer that did not read its body: a body up to this long is read and dropped, a longer one closes the connection. */
+const UNREAD_BODY_LIMIT = SMALL_BODY_LIMIT;
 const NO_BODY = Buffer.alloc(0);
 const SHUTDOWN_GRACE_MS = 15_000;
 
@@ -44,7 +47,7 @@ export async function serveHttp(options: ServeOptions): Promise<HttpServing> {
     nextHandler = app.getRequestHandler();
     closeNext = () => app.close();
   }
-  const { server, lean } = createHttpServer(nextHandler, { trustProxy: env.TRUST_PROXY });
+  const { server, lean } = createHttpServer(nextHandler, { trustProxy: env.TRUST_PROXY, leanPath: env.HTTP_LEAN_PATH });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
@@ -59,15 +62,15 @@ export async function serveHttp(options: ServeOptions): Promise<HttpServing> {
 }
 
 /** Resolves when every in-flight request has finished (or the grace period ran out). */
-function closeHttpServer(server: http.Server, lean: LeanConnections): Promise<void> {
+function closeHttpServer(server: http.Server, lean: LeanConnections | null): Promise<void> {
   return new Promise((resolve) => {
     const closeIdle = () => {
       server.closeIdleConnections();
-      lean.closeIdle();
+      lean?.closeIdle();
     };
     const force = setTimeout(() => {
       server.closeAllConnections();
-      lean.closeAll();
+      lean?.closeAll();
     }, SHUTDOWN_GRACE_MS);
     const idle = setInterval(closeIdle, 100);
     server.close(() => {
@@ -79,60 +82,115 @@ function closeHttpServer(server: http.Server, lean: LeanConnections): Promise<vo
   });
 }
 
-type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
+export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
-type ServerWithLeanPath = { server: http.Server; lean: LeanConnections };
+export type HttpServerOptions = {
+  /** X-Forwarded-* and Forwarded come from a proxy in front: taken as sent, otherwise replaced. */
+  trustProxy: boolean;
+  /** Read plain API requests with the lean path; false: node:http reads every request. */
+  leanPath: boolean;
+};
 
-function createHttpServer(nextHandler: NodeHandler | null, options: { trustProxy: boolean }): ServerWithLeanPath {
+/** The server before it listens: the API on both paths, everything else to `nextHandler` (null: the API only). */
+export function createHttpServer(
+  nextHandler: NodeHandler | null,
+  options: HttpServerOptions,
+): { server: http.Server; lean: LeanConnections | null } {
   const server = http.createServer((req, res) => {
-    const pathname = (req.url ?? "/").split("?")[0];
-    if (isApiPath(pathname) || !nextHandler) {
-      void serveApi(req, res);
+    const target = originFormTarget(req.url ?? "/");
+    if (target === null) {
+      void writeResponse(res, badRequestTarget());
       return;
     }
-    // The sign-in throttle keys on the client address; unless a trusted proxy sets it, a client
-    // could send any X-Forwarded-For, so the socket's address replaces it.
-    if (!options.trustProxy) req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
+    req.url = target;
+    if (isApiPath(target.split("?")[0]) || !nextHandler) {
+      void serveApi(req, res, options.trustProxy);
+      return;
+    }
+    if (!options.trustProxy) replaceForwardedHeaders(req);
     void nextHandler(req, res);
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  if (!options.leanPath) return { server, lean: null };
   const lean = serveLeanConnections(server, {
     accepts: (_method, target) => !nextHandler || isApiPath(target.split("?")[0]),
-    answer: ({ method, target, rawHeaders, body }) => answerApi(method, target, rawHeaders, body),
+    answer: (request) =>
+      answerApi(
+        { ...request, readBody: () => request.readBody().catch(() => Promise.reject(clientClosedRequest())) },
+        options.trustProxy,
+      ),
     failed: internalError,
-    bodyCap: LEAN_PATH_BODY_CAP,
-    tooLarge: () => bodyTooLarge(),
+    unreadBodyLimit: UNREAD_BODY_LIMIT,
   });
   return { server, lean };
 }
 
+/** An API request as either path has read its head. */
+type ApiRequestHead = {
+  method: string;
+  target: string;
+  rawHeaders: string[];
+  bodyLength: number;
+  /** The whole body, at most `limit` bytes. */
+  readBody: (limit: number) => Promise<Buffer>;
+};
+
 /** The API's answer to a request, read by either path. */
-function answerApi(method: string, target: string, rawHeaders: string[], body: Buffer | null): Promise<ApiResponse> {
-  const headers = rawHeadersGetter(rawHeaders);
+function answerApi(head: ApiRequestHead, trustProxy: boolean): Promise<ApiResponse> {
+  const { method, target, rawHeaders } = head;
+  const headers = rawHeadersGetter(rawHeaders, trustProxy);
   const url = () => requestUrl(headers.get("host"), target);
+  let body: Buffer | null = null;
   return runApiRequest({
     method,
     pathname: plainPathname(target) ?? new URL(url()).pathname,
     headers,
-    request: lazyWebRequest(method, url, rawHeaders, body),
+    request: lazyWebRequest(method, url, () => webHeaders(rawHeaders, trustProxy), () => body),
+    bodyLength: head.bodyLength,
     readBody: async (limit) => {
-      if (body && body.length > limit) throw payloadTooLarge(limit);
-      return body ?? NO_BODY;
+      body = await head.readBody(limit);
+      return body;
     },
   });
 }
 
 /** node:http's side of the API: connections the lean path handed over (lib/server/lean-connections.ts). */
-async function serveApi(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function serveApi(req: http.IncomingMessage, res: http.ServerResponse, trustProxy: boolean): Promise<void> {
+  // node:http's parser has checked both headers: one valid length, or chunked.
+  const bodyLength = Number(req.headers["content-length"] ?? 0);
+  const hasBody = bodyLength > 0 || req.headers["transfer-encoding"] !== undefined;
+  const body = { state: "unread" as "unread" | "reading" | "read" };
   let response: ApiResponse;
   try {
-    const method = req.method ?? "GET";
-    const body = method === "GET" || method === "HEAD" ? null : await readBody(req);
-    response = await answerApi(method, req.url ?? "/", req.rawHeaders, body);
+    response = await answerApi(
+      {
+        method: req.method ?? "GET",
+        target: req.url ?? "/",
+        rawHeaders: req.rawHeaders,
+        bodyLength,
+        readBody: async (limit) => {
+          if (!hasBody) return NO_BODY;
+          body.state = "reading";
+          const read = await readNodeBody(req, limit);
+          body.state = "read";
+          return read;
+        },
+      },
+      trustProxy,
+    );
   } catch (error) {
-    response = error instanceof BodyTooLargeError ? bodyTooLarge({ connection: "close" }) : internalError(error);
+    response = internalError(error);
   }
+  if (res.destroyed) return; // the client left: nothing to write
+  // node:http reads and drops a body left unread (the lean path too, up to the same limit); one past
+  // the limit, or one whose reading stopped at the limit, is not waited for.
+  const closes = body.state === "reading" || (body.state === "unread" && bodyLength > UNREAD_BODY_LIMIT);
+  if (hasBody && closes) response.headers.connection = "close";
+  await writeResponse(res, response);
+}
+
+async function writeResponse(res: http.ServerResponse, response: ApiResponse): Promise<void> {
   try {
     if (typeof response.body !== "string") {
       res.writeHead(response.status, response.headers);
@@ -148,15 +206,21 @@ async function serveApi(req: http.IncomingMessage, res: http.ServerResponse): Pr
   }
 }
 
-/** The 413 of a body past LEAN_PATH_BODY_CAP; the connection closes, the rest of the upload is never read. */
-function bodyTooLarge(headers: HeaderMap = {}): ApiResponse {
-  const description = `The request body must be at most ${LEAN_PATH_BODY_CAP} bytes`;
-  return json(413, { status: "error", message: "Request body too large", error: { code: "PAYLOAD_TOO_LARGE", description } }, headers);
+/** `*` (OPTIONS) or an authority (CONNECT's form): no resource here. */
+function badRequestTarget(): ApiResponse {
+  const error = new AppError("BAD_REQUEST", "Bad request target", {
+    description: "The request target must be a path, such as /api/v1/sms",
+  });
+  return errorResponse(error, "kit", { connection: "close" });
 }
 
 function internalError(error: unknown): ApiResponse {
   logger.error({ err: error }, "lean path failed");
-  return json(500, { status: "error", message: "Internal server error", error: { code: "INTERNAL_SERVER_ERROR", description: "An unexpected error occurred" } });
+  return json(500, {
+    status: "error",
+    message: "Internal server error",
+    error: { code: "INTERNAL_SERVER_ERROR", description: "An unexpected error occurred" },
+  });
 }
 
 /** A body of chunks, each written when the socket has taken the last (chunked transfer encoding). */
@@ -170,30 +234,56 @@ async function writeChunks(res: http.ServerResponse, chunks: Iterable<string>): 
   res.end();
 }
 
-class BodyTooLargeError extends Error {}
-
-/** Read with data/end events: an async iterator over the request costs about 10 µs more per request. */
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
+/** Read with data/end events, which cost less per request than an async iterator. */
+function readNodeBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       chunks.push(chunk);
-      if (size <= LEAN_PATH_BODY_CAP) return;
+      if (size <= limit) return;
       // Stop reading: the 413 closes the connection, the rest of the upload is never taken.
       req.off("data", onData);
       req.pause();
-      reject(new BodyTooLargeError());
+      reject(payloadTooLarge(limit));
     };
     req.on("data", onData);
     req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    req.once("error", reject);
-    // A client gone before the end of its body: nothing to answer.
+    // A client gone before the end of its body: node:http emits an "aborted" error, then close.
+    req.once("error", () => reject(clientClosedRequest()));
     req.once("close", () => {
-      if (!req.complete) reject(new Error("request aborted before the end of its body"));
+      if (!req.complete) reject(clientClosedRequest());
     });
   });
+}
+
+/**
+ * The target in origin form. An absolute-form target (RFC 9112 3.2.2) is served by its path and query:
+ * its host is the client's word, and Next would redirect to it. null for `*` and authority-form.
+ */
+function originFormTarget(target: string): string | null {
+  if (target.startsWith("/")) return target;
+  if (!/^https?:\/\//i.test(target) || !URL.canParse(target)) return null;
+  const url = new URL(target);
+  return url.pathname + url.search;
+}
+
+/** Set by a proxy in front; without a trusted one, whatever the client wrote. */
+function isForwardedHeader(lowerCaseName: string): boolean {
+  return lowerCaseName.startsWith("x-forwarded-") || lowerCaseName === "forwarded";
+}
+
+/**
+ * Without a trusted proxy, X-Forwarded-* and Forwarded are dropped and For, Host and Proto set from
+ * the connection itself: the sign-in throttle keys on the address, next-auth builds URLs and the
+ * dashboard's origin check compares on the host and scheme the browser used.
+ */
+function replaceForwardedHeaders(req: http.IncomingMessage): void {
+  for (const name of Object.keys(req.headers)) if (isForwardedHeader(name)) delete req.headers[name];
+  req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
+  if (req.headers.host) req.headers["x-forwarded-host"] = req.headers.host;
+  req.headers["x-forwarded-proto"] = "http";
 }
 
 /** Letters, digits, `_`, `-` and `/`: a path that URL parsing would return as it is. */
@@ -218,12 +308,13 @@ function requestUrl(host: string | null, target: string): string {
 /**
  * Web Headers' get over raw headers (names and values alternating, as sent): case-insensitive, a
  * repeated header's values joined. A handler reads three or four headers; lowercasing and copying
- * them all would cost more.
+ * them all would cost more. Forwarded headers read as absent unless a trusted proxy set them.
  */
-function rawHeadersGetter(raw: string[]): RequestHeaders {
+function rawHeadersGetter(raw: string[], trustProxy: boolean): RequestHeaders {
   return {
     get: (name) => {
       const wanted = name.toLowerCase();
+      if (!trustProxy && isForwardedHeader(wanted)) return null;
       let value: string | null = null;
       for (let i = 0; i < raw.length; i += 2) {
         if (raw[i].length !== wanted.length || raw[i].toLowerCase() !== wanted) continue;
@@ -234,20 +325,23 @@ function rawHeadersGetter(raw: string[]): RequestHeaders {
   };
 }
 
-function webHeaders(raw: string[]): Headers {
+function webHeaders(raw: string[], trustProxy: boolean): Headers {
   const headers = new Headers();
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  for (let i = 0; i < raw.length; i += 2) {
+    if (trustProxy || !isForwardedHeader(raw[i].toLowerCase())) headers.append(raw[i], raw[i + 1]);
+  }
   return headers;
 }
 
 /** Stands in for a Web Request: method as read, the url made when read; anything else builds the real one. */
-function lazyWebRequest(method: string, url: () => string, rawHeaders: string[], body: Buffer | null): Request {
+function lazyWebRequest(method: string, url: () => string, headers: () => Headers, body: () => Buffer | null): Request {
   let request: Request | undefined;
   return new Proxy({} as Request, {
     get(_target, property) {
       if (property === "method") return method;
       if (property === "url") return request?.url ?? url();
-      request ??= new Request(url(), { method, headers: webHeaders(rawHeaders), body: body ? new Uint8Array(body) : null });
+      const read = body();
+      request ??= new Request(url(), { method, headers: headers(), body: read && read.length > 0 ? new Uint8Array(read) : null });
       const value = Reflect.get(request, property, request);
       return typeof value === "function" ? value.bind(request) : value;
     },

@@ -1,10 +1,11 @@
-// The lean path's own HTTP/1.1 on the server's sockets. node:http builds an IncomingMessage and a
-// ServerResponse per request, a cost the API's plain exchanges need not pay (docs/decisions/0001).
+// The lean path's own HTTP/1.1 on the server's sockets (docs/decisions/0001-own-http1-path.md).
 // A connection starts here. Requests of the plain shape (a method the API has, an origin-form target,
-// a Content-Length body or none, a Host, well-formed header lines) are read, answered and written
-// here. Anything else (a path that is not the API's, chunked or expected bodies, upgrades, HEAD,
-// anything malformed or oversized) is handed with every byte read of it to node:http on the same
+// a Content-Length body or none, a Host, well-formed CRLF-ended header lines) are read, answered and
+// written here. Anything else (a path that is not the API's, chunked or expected bodies, upgrades,
+// HEAD, anything malformed or oversized) is handed with every byte read of it to node:http on the same
 // socket, and node:http keeps the connection from then on, so its parser decides what is valid.
+// What a client sees is what node:http would show it: tests/integration/lean-http-differential.test.ts
+// sends the same requests to a server without this path and compares.
 import http, { type Server } from "node:http";
 import type { Socket } from "node:net";
 import { bodyText, type ApiResponse } from "@/lib/api/respond";
@@ -16,8 +17,13 @@ export type LeanRequest = {
   target: string;
   /** Names and values alternating, as sent (node's rawHeaders). */
   rawHeaders: string[];
-  /** null for a request without a body (no Content-Length). */
-  body: Buffer | null;
+  /** The declared Content-Length; 0 without one. */
+  bodyLength: number;
+  /**
+   * The whole body once it has arrived; rejects if the client leaves first. Until it is called at
+   * most READ_AHEAD_BYTES of the body are held: an answer can refuse a request on its head alone.
+   */
+  readBody: () => Promise<Buffer>;
 };
 
 export type LeanServing = {
@@ -26,9 +32,11 @@ export type LeanServing = {
   answer: (request: LeanRequest) => Promise<ApiResponse>;
   /** The answer when answering failed (logged there): every request is answered. */
   failed: (error: unknown) => ApiResponse;
-  /** Largest body read; a larger Content-Length is answered with tooLarge() and the connection closed. */
-  bodyCap: number;
-  tooLarge: () => ApiResponse;
+  /**
+   * A request answered without reading its body: a body of up to this many bytes is read and dropped
+   * and the connection kept, as node:http does; past it the connection closes after the answer.
+   */
+  unreadBodyLimit: number;
 };
 
 export type LeanConnections = {
@@ -44,18 +52,26 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 const HEADERS_TIMEOUT_MS = 66_000;
 const REQUEST_TIMEOUT_MS = 300_000;
 const TIMEOUT_CHECK_INTERVAL_MS = 30_000;
-/** Pipelined requests read ahead while one is answered; past this the socket stops reading. */
+/** Pipelined requests, or a body not yet asked for, read ahead while one is answered; past this the socket stops reading. */
 const READ_AHEAD_BYTES = 64 * 1024;
 /** A streamed body is written in chunks of about this size (one write each, not one per item). */
 const CHUNK_BYTES = 64 * 1024;
 
 const LEAN_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const HEAD_END = Buffer.from("\r\n\r\n");
+const NO_BODY = Buffer.alloc(0);
 const REQUEST_LINE = /^([A-Z]+) (\/[!-~]*) HTTP\/1\.([01])$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A field value of visible ASCII, spaces, tabs and obs-text: no control characters. */
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/**
+ * In a head still arriving, what node:http's parser refuses at once (or, for a bare LF, takes as a
+ * line end): a control character, a CR not followed by LF, an LF not preceded by CR.
+ */
+const UNFINISHED_HEAD_REFUSED = /[^\t\r\n\x20-\x7e\x80-\xff]|\r[^\n]|(?:^|[^\r])\n/;
 const UNSAFE_RESPONSE_VALUE = /[\r\n\0]/;
+/** node:http's own answers, byte for byte. */
+const BAD_REQUEST_RESPONSE = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n";
 const REQUEST_TIMEOUT_RESPONSE = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n";
 
 /**
@@ -85,15 +101,75 @@ export function serveLeanConnections(server: Server, serving: LeanServing): Lean
   };
 }
 
-type RequestHead = LeanRequest & { contentLength: number; keepAlive: boolean; http10: boolean };
+type RequestHead = { method: string; target: string; rawHeaders: string[]; contentLength: number; keepAlive: boolean; http10: boolean };
+
+/** The body of the request being answered, taken off the socket as it arrives. */
+class RequestBody {
+  /** Bytes still to come off the socket. */
+  left: number;
+  /** Bytes held (none once dropped). */
+  held = 0;
+  /** Asked for by the answer: held whole, however long. */
+  wanted = false;
+  private chunks: Buffer[] = [];
+  private dropped = false;
+  private gone = false;
+  private waiter: { resolve: (body: Buffer) => void; reject: (error: Error) => void } | null = null;
+
+  constructor(readonly length: number) {
+    this.left = length;
+  }
+
+  /** Takes this body's part of `chunk`; returns what follows it (the next request's bytes). */
+  take(chunk: Buffer): Buffer {
+    const taken = Math.min(this.left, chunk.length);
+    this.left -= taken;
+    if (!this.dropped && taken > 0) {
+      this.chunks.push(taken === chunk.length ? chunk : chunk.subarray(0, taken));
+      this.held += taken;
+    }
+    if (this.left === 0 && this.waiter) this.waiter.resolve(this.whole());
+    return taken === chunk.length ? NO_BODY : chunk.subarray(taken);
+  }
+
+  read(): Promise<Buffer> {
+    this.wanted = true;
+    if (this.left === 0) return Promise.resolve(this.whole());
+    if (this.gone) return Promise.reject(clientGone());
+    return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
+  }
+
+  /** Answered without it: what is held is let go, what still arrives is thrown away. */
+  drop(): void {
+    this.dropped = true;
+    this.chunks = [];
+    this.held = 0;
+  }
+
+  /** The client left before the end: a read waiting for it, or made later, rejects. */
+  abandon(): void {
+    if (this.left === 0) return;
+    this.gone = true;
+    this.waiter?.reject(clientGone());
+    this.waiter = null;
+  }
+
+  private whole(): Buffer {
+    const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.length);
+    this.chunks = [];
+    return body;
+  }
+}
+
+function clientGone(): Error {
+  return new Error("the client left before the end of the request body");
+}
 
 class LeanConnection {
   /** Bytes read and not yet taken as a request. */
   private unread: Buffer | null = null;
-  /** The request whose body is still arriving, and the body's chunks so far. */
-  private head: RequestHead | null = null;
-  private bodyChunks: Buffer[] = [];
-  private bodyFilled = 0;
+  /** The body of the request being answered, or of the one answered last while it is still being dropped. */
+  private body: RequestBody | null = null;
   private busy = false;
   /** No further requests: the client has ended its side, or the server is stopping. */
   private closing = false;
@@ -120,14 +196,20 @@ class LeanConnection {
   private onData = (chunk: Buffer) => {
     if (this.ended) return;
     if (this.requestSince === 0) this.requestSince = Date.now();
-    if (this.head) {
-      this.fillBody(chunk);
+    const rest = this.bodyArriving() ? this.body!.take(chunk) : chunk;
+    if (rest.length > 0) this.unread = this.unread ? Buffer.concat([this.unread, rest]) : rest;
+    if (this.busy) {
+      if (this.heldAhead() > READ_AHEAD_BYTES) this.socket.pause();
       return;
     }
-    this.unread = this.unread ? Buffer.concat([this.unread, chunk]) : chunk;
-    if (this.busy) {
-      if (this.unread.length > READ_AHEAD_BYTES) this.socket.pause();
-      return;
+    if (this.body?.left === 0) {
+      // The body of a request answered without it has been dropped to its end.
+      this.body = null;
+      if (!this.unread) this.requestSince = 0;
+      if (this.closing) {
+        this.endSocket();
+        return;
+      }
     }
     this.readRequests();
   };
@@ -138,27 +220,55 @@ class LeanConnection {
   };
 
   // The server's sockets are half-open: a client that ends its side is answered, then the socket ends.
+  // A request cut short by the end is node:http's 400.
   private onEnd = () => {
     this.closing = true;
-    if (!this.busy) this.endSocket();
+    if (this.bodyArriving()) {
+      this.body!.abandon();
+      this.endWith(BAD_REQUEST_RESPONSE);
+      return;
+    }
+    if (this.busy) return;
+    if (this.unread) this.endWith(BAD_REQUEST_RESPONSE);
+    else this.endSocket();
   };
 
   // A client's reset or a write after it left: nothing to answer.
   private onError = () => this.socket.destroy();
 
   private onClose = () => {
+    this.body?.abandon();
     this.connections.delete(this);
   };
 
   expireSlowRequest(now: number): void {
-    if (this.busy || this.requestSince === 0) return;
-    const limit = this.head ? REQUEST_TIMEOUT_MS : HEADERS_TIMEOUT_MS;
-    if (now - this.requestSince > limit) this.socket.end(REQUEST_TIMEOUT_RESPONSE);
+    if (this.requestSince === 0 || this.ended) return;
+    const bodyArriving = this.bodyArriving();
+    if (this.busy && !bodyArriving) return;
+    if (now - this.requestSince <= (bodyArriving ? REQUEST_TIMEOUT_MS : HEADERS_TIMEOUT_MS)) return;
+    this.body?.abandon();
+    this.endWith(REQUEST_TIMEOUT_RESPONSE);
   }
 
   closeWhenIdle(): void {
     this.closing = true;
     if (!this.busy && this.requestSince === 0) this.socket.destroy();
+  }
+
+  private bodyArriving(): boolean {
+    return this.body !== null && this.body.left > 0;
+  }
+
+  /** Bytes held that no answer has asked for yet: pipelined requests and a body not yet read. */
+  private heldAhead(): number {
+    return (this.unread?.length ?? 0) + (this.body && !this.body.wanted ? this.body.held : 0);
+  }
+
+  private endWith(response: string): void {
+    this.ended = true;
+    this.unread = null;
+    this.socket.end(response);
+    if (this.socket.isPaused()) this.socket.resume();
   }
 
   private endSocket(): void {
@@ -168,73 +278,69 @@ class LeanConnection {
     if (this.socket.isPaused()) this.socket.resume();
   }
 
-  /** Takes every whole request in `unread`, one at a time, until one is still arriving or is answered. */
+  /** Takes every whole head in `unread`, one at a time, until one is still arriving or is answered. */
   private readRequests(): void {
     while (this.unread && !this.busy) {
       const headEnd = this.unread.indexOf(HEAD_END);
       if (headEnd < 0) {
-        if (this.unread.length > MAX_HEAD_BYTES) this.handOver();
+        if (this.unread.length > MAX_HEAD_BYTES || UNFINISHED_HEAD_REFUSED.test(this.unread.toString("latin1"))) this.handOver();
         return;
       }
       const head = headEnd <= MAX_HEAD_BYTES ? parseHead(this.unread.toString("latin1", 0, headEnd)) : null;
-      if (!head || !this.serving.accepts(head.method, head.target)) {
+      // Bytes after a request that closes the connection: node:http's parser refuses them with a 400
+      // (its answer to the request then never written), so node:http reads this connection.
+      const closingEarly = head !== null && !head.keepAlive && this.unread.length > headEnd + HEAD_END.length + head.contentLength;
+      if (!head || closingEarly || !this.serving.accepts(head.method, head.target)) {
         this.handOver();
         return;
       }
-      if (head.contentLength > this.serving.bodyCap) {
-        this.unread = null;
-        void this.respond(this.serving.tooLarge(), { ...head, keepAlive: false });
-        return;
-      }
-      const bodyStart = headEnd + HEAD_END.length;
-      const arrived = this.unread.length - bodyStart;
-      if (arrived < head.contentLength) {
-        // The body is still arriving. Its chunks are kept as they come: a buffer of the declared
-        // size, allocated at once, would let a client hold megabytes per connection with a header.
-        this.bodyChunks = arrived > 0 ? [this.unread.subarray(bodyStart)] : [];
-        this.bodyFilled = arrived;
-        this.head = head;
-        this.unread = null;
-        return;
-      }
-      const bodyEnd = bodyStart + head.contentLength;
-      if (head.contentLength > 0) head.body = this.unread.subarray(bodyStart, bodyEnd);
-      this.unread = bodyEnd < this.unread.length ? this.unread.subarray(bodyEnd) : null;
+      let rest: Buffer = this.unread.subarray(headEnd + HEAD_END.length);
+      this.body = head.contentLength > 0 ? new RequestBody(head.contentLength) : null;
+      if (this.body) rest = this.body.take(rest);
+      this.unread = rest.length > 0 ? rest : null;
       void this.answer(head);
     }
   }
 
-  private fillBody(chunk: Buffer): void {
-    const head = this.head!;
-    const wanted = head.contentLength - this.bodyFilled;
-    this.bodyChunks.push(chunk.length > wanted ? chunk.subarray(0, wanted) : chunk);
-    this.bodyFilled += Math.min(chunk.length, wanted);
-    if (this.bodyFilled < head.contentLength) return;
-    head.body = Buffer.concat(this.bodyChunks, head.contentLength);
-    this.head = null;
-    this.bodyChunks = [];
-    if (chunk.length > wanted) this.unread = chunk.subarray(wanted);
-    void this.answer(head);
-  }
-
   private async answer(head: RequestHead): Promise<void> {
     this.busy = true;
-    this.requestSince = this.unread ? Date.now() : 0;
-    const response = await this.serving.answer(head).catch(this.serving.failed);
-    await this.respond(response, head);
+    const body = this.body;
+    if (!this.bodyArriving()) this.requestSince = this.unread ? Date.now() : 0;
+    const request: LeanRequest = {
+      method: head.method,
+      target: head.target,
+      rawHeaders: head.rawHeaders,
+      bodyLength: head.contentLength,
+      readBody: () => {
+        if (!body) return Promise.resolve(NO_BODY);
+        if (this.socket.isPaused()) this.socket.resume();
+        return body.read();
+      },
+    };
+    let response: ApiResponse;
+    try {
+      response = await this.serving.answer(request);
+    } catch (error) {
+      if (this.ended || this.socket.destroyed) return;
+      response = this.serving.failed(error);
+    }
+    if (this.ended || this.socket.destroyed) return; // the client left, or the request timed out
+    let keepAlive = head.keepAlive;
+    if (body && !body.wanted) {
+      if (body.length > this.serving.unreadBodyLimit) keepAlive = false;
+      else body.drop();
+    }
+    await this.respond(response, head, keepAlive);
     if (this.ended || this.socket.destroyed) return;
     this.busy = false;
-    if (this.closing) {
-      this.endSocket();
-      return;
-    }
+    this.body = this.bodyArriving() ? body : null;
+    this.requestSince = this.unread || this.body ? Date.now() : 0;
     if (this.socket.isPaused()) this.socket.resume();
     this.readRequests();
   }
 
-  private async respond(response: ApiResponse, head: RequestHead): Promise<void> {
-    this.busy = true;
-    const keepAlive = head.keepAlive && !this.closing;
+  private async respond(response: ApiResponse, head: RequestHead, keepAlive: boolean): Promise<void> {
+    keepAlive &&= !this.closing;
     let text: string;
     try {
       text = responseHead(response, keepAlive);
@@ -370,7 +476,6 @@ function parseHead(text: string): RequestHead | null {
     method: requestLine[1],
     target: requestLine[2],
     rawHeaders,
-    body: null,
     contentLength: Math.max(contentLength, 0),
     keepAlive,
     http10,

@@ -3,71 +3,25 @@
 // Expect, HEAD, malformed heads) answered by node:http on the same connection.
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmptyDatabase, type TestDatabase } from "../helpers/test-database";
-import { startServerProcess, type ServerProcess } from "../helpers/server-process";
+import { seedAccount, startApiServer, type SeededAccount } from "../helpers/api-test-server";
+import { useTestDatabase } from "../helpers/test-database";
+import type { ServerProcess } from "../helpers/server-process";
+import { exchangeUntilClosed, parseResponses } from "../helpers/raw-http";
 
-let database: TestDatabase;
+const database = useTestDatabase();
 let server: ServerProcess;
+let acme: SeededAccount;
 
 beforeAll(async () => {
-  database = await createEmptyDatabase();
-  server = await startServerProcess({ databaseUrl: database.url, dataDir: database.dataDir, env: { SMSC_SIMULATOR: "off", RUN_DISPATCHER: "false" } });
+  acme = await seedAccount({ name: "Acme", senders: ["ACME"] });
+  server = await startApiServer(database.current());
 });
 
 afterAll(async () => {
   await server?.kill();
-  await database?.drop();
 });
 
-type RawResponse = { status: number; headers: Record<string, string>; body: string };
-
-/** Writes each piece (pausing between them), reads until the server closes, and splits the responses. */
-async function exchange(pieces: string[], pauseMs = 0): Promise<RawResponse[]> {
-  const socket = net.connect(server.port, "127.0.0.1");
-  socket.setNoDelay(true);
-  const received: Buffer[] = [];
-  socket.on("data", (chunk) => received.push(chunk));
-  const closed = new Promise<void>((resolve, reject) => {
-    socket.on("close", () => resolve());
-    socket.on("error", reject);
-  });
-  await new Promise((resolve) => socket.once("connect", resolve));
-  for (const piece of pieces) {
-    socket.write(piece);
-    if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
-  }
-  await closed;
-  return parseResponses(Buffer.concat(received).toString("utf8"));
-}
-
-function parseResponses(text: string): RawResponse[] {
-  const responses: RawResponse[] = [];
-  let rest = text;
-  while (rest.length > 0) {
-    const headEnd = rest.indexOf("\r\n\r\n");
-    const [statusLine, ...lines] = rest.slice(0, headEnd).split("\r\n");
-    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
-    const status = Number(statusLine.split(" ")[1]);
-    rest = rest.slice(headEnd + 4);
-    let body = "";
-    if (headers["transfer-encoding"] === "chunked") {
-      for (;;) {
-        const sizeEnd = rest.indexOf("\r\n");
-        const size = parseInt(rest.slice(0, sizeEnd), 16);
-        body += rest.slice(sizeEnd + 2, sizeEnd + 2 + size);
-        rest = rest.slice(sizeEnd + 2 + size + 2);
-        if (size === 0) break;
-      }
-    } else {
-      const length = Number(headers["content-length"] ?? 0);
-      body = rest.slice(0, length);
-      rest = rest.slice(length);
-    }
-    // A 100 Continue is an interim response: the final one follows.
-    responses.push({ status, headers, body });
-  }
-  return responses;
-}
+const exchange = (pieces: string[], pauseMs = 0) => exchangeUntilClosed(server.port, pieces, pauseMs);
 
 const get = (path: string, extra = "") => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
 const closing = "Connection: close\r\n";
@@ -84,13 +38,14 @@ describe("lean path HTTP/1.1", () => {
   });
 
   it("reads a request that arrives a few bytes at a time, body included", async () => {
-    const body = JSON.stringify({ to: "263771234567", from: "ACME", message: "hi" });
-    const request = `POST /api/v1/sms HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n${closing}\r\n${body}`;
+    const body = JSON.stringify({ to: "not a number", from: "ACME", message: "hi" });
+    const headers = `Authorization: Bearer ${acme.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n${closing}`;
+    const request = `POST /api/v1/sms HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n${body}`;
     const pieces = request.match(/[\s\S]{1,7}/g)!;
     const [response] = await exchange(pieces, 2);
-    // No key: the single send's legacy 401, which means the whole request was read as one.
-    expect(response.status).toBe(401);
-    expect(JSON.parse(response.body)).toMatchObject({ status: "error" });
+    // The validation error names `to`: the key and the whole body were read as one request.
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body).error.validation_errors.map((error: { field: string }) => error.field)).toEqual(["to"]);
   });
 
   it("closes an HTTP/1.0 connection after its response unless it asks to be kept alive", async () => {
@@ -100,7 +55,8 @@ describe("lean path HTTP/1.1", () => {
   });
 
   it("hands a chunked body to node:http, which keeps the connection and answers what follows", async () => {
-    const chunked = `POST /api/v1/api-tokens HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n5\r\n{"a":\r\n2\r\n1}\r\n0\r\n\r\n`;
+    const chunks = `5\r\n{"a":\r\n2\r\n1}\r\n0\r\n\r\n`;
+    const chunked = `POST /api/v1/api-tokens HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n${chunks}`;
     const responses = await exchange([get("/api/health") + chunked + get("/api/ping", closing)]);
     expect(responses.map((response) => response.status)).toEqual([200, 401, 200]);
     // Had the chunks been read as requests of their own, what follows would be 400s.
@@ -126,8 +82,9 @@ describe("lean path HTTP/1.1", () => {
     }
   });
 
-  it("answers a declared body past the server's cap with a 413 and closes without reading it", async () => {
-    const responses = await exchange([`POST /api/v1/sms/bulk HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n{"to":`]);
+  it("answers a declared body past the endpoint's limit with a 413 and closes without reading it", async () => {
+    const head = `POST /api/v1/sms/bulk HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n`;
+    const responses = await exchange([`${head}{"to":`]);
     expect(responses.map((response) => response.status)).toEqual([413]);
     expect(JSON.parse(responses[0].body)).toMatchObject({ status: "error", error: { code: "PAYLOAD_TOO_LARGE" } });
     expect(responses[0].headers.connection).toBe("close");
@@ -148,7 +105,8 @@ describe("lean path HTTP/1.1", () => {
     const busyClosed = new Promise<void>((resolve) => busy.on("close", () => resolve()));
     await new Promise((resolve) => busy.once("connect", resolve));
     const body = JSON.stringify({ name: "late" });
-    busy.write(`POST /api/v1/api-tokens HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    const headers = `Authorization: Bearer ${acme.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n`;
+    busy.write(`POST /api/v1/api-tokens HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n${body.slice(0, 5)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     const stopping = Date.now();
@@ -158,7 +116,7 @@ describe("lean path HTTP/1.1", () => {
     busy.write(body.slice(5));
     await busyClosed;
     const [response] = parseResponses(busyText);
-    expect(response.status).toBe(401);
+    expect(response.status).toBe(201);
     expect(response.headers.connection).toBe("close");
     expect(await exited).toBe(0);
   });

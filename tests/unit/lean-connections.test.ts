@@ -28,8 +28,7 @@ beforeAll(async () => {
       failures.push(error);
       return new ApiResponse(500, '{"status":"error"}');
     },
-    bodyCap: 1024,
-    tooLarge: () => new ApiResponse(413, "{}"),
+    unreadBodyLimit: 1024,
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as net.AddressInfo).port;

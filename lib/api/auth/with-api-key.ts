@@ -1,11 +1,12 @@
 // The one auth wrapper of the public API: every /api/v1 handler but health runs behind it. It
-// authenticates the key, applies the key's rate limit, and puts the RateLimit-* headers on whatever
-// the handler answers, errors included. With { keyRecheckedByHandler: true } (the hot SMS endpoints)
+// authenticates the key (on the request's head, before the body is read: runApiRequest calls its
+// `authenticate` first and passes the key in), applies the key's rate limit, and puts the
+// RateLimit-* headers on whatever the handler answers, errors included. With { keyRecheckedByHandler: true } (the hot SMS endpoints)
 // the key may come from this process's cache (authenticate-api-key.ts): the handler's own statement
 // re-checks it, and any answer not made under that check (an error, a 429, a non-2xx response here; a
 // replayed response in withIdempotency) reads the key first, so a revoked key gets exactly the 401 it
 // would get without a cache.
-import type { ApiContext, ApiHandler } from "@/lib/api/route";
+import type { ApiContext, ApiHandler, RequestHeaders } from "@/lib/api/route";
 import { consumeRateLimit, rateLimitHeaders, type RateLimitDecision } from "@/lib/api/rate-limit/consume-rate-limit";
 import { AppError, isAppError } from "@/lib/errors";
 import { getEnv } from "@/lib/env";
@@ -29,8 +30,10 @@ export function keyActor(auth: ApiKeyAuth): string {
 }
 
 export function withApiKey(handler: (context: AuthedContext) => Promise<ApiResponse>, options: ApiKeyOptions = {}): ApiHandler {
-  return async (context) => {
-    const auth = await authenticateApiKey(context.headers.get("authorization"), { cached: options.keyRecheckedByHandler });
+  const authenticate = (headers: RequestHeaders) =>
+    authenticateApiKey(headers.get("authorization"), { cached: options.keyRecheckedByHandler });
+  const authenticated = async (context: ApiContext) => {
+    const auth = context.auth ?? (await authenticate(context.headers));
     const limit = auth.rateLimitPerSecond ?? getEnv().RATE_LIMIT_PER_SECOND;
     const decision = consumeRateLimit(auth.keyId, limit);
     try {
@@ -53,6 +56,7 @@ export function withApiKey(handler: (context: AuthedContext) => Promise<ApiRespo
       throw refusal;
     }
   };
+  return Object.assign(authenticated, { authenticate });
 }
 
 function isUnauthorized(error: unknown): boolean {
