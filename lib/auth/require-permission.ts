@@ -16,10 +16,15 @@ export async function getSessionUser(): Promise<SessionUser | null> {
 export type AccountUser = SessionUser & { accountId: string };
 
 /** Throws UNAUTHORIZED without a session and FORBIDDEN when the role lacks the permission. */
-export async function requirePermission(permission: Permission): Promise<SessionUser> {
+export function requirePermission(permission: Permission): Promise<SessionUser> {
+  return requireAnyPermission([permission]);
+}
+
+/** As requirePermission, for what either of several roles' permissions allows. */
+export async function requireAnyPermission(permissions: readonly Permission[]): Promise<SessionUser> {
   const user = await getSessionUser();
   if (!user) throw new AppError("UNAUTHORIZED", "Sign in to continue");
-  if (!can(user.role, permission)) throw new AppError("FORBIDDEN", "Your role does not allow this");
+  if (!permissions.some((permission) => can(user.role, permission))) throw new AppError("FORBIDDEN", "Your role does not allow this");
   return user;
 }
 

@@ -1,11 +1,10 @@
-import { requireAccountPermission } from "@/lib/auth/require-permission";
+import { accountIdOf } from "@/lib/dashboard/define-action";
 import { dashboardRoute } from "@/lib/dashboard/dashboard-route";
 import { listMessages, messageFiltersSchema } from "@/lib/dashboard/list-messages";
 
 export const dynamic = "force-dynamic";
 
-export const GET = dashboardRoute(async (request) => {
-  const user = await requireAccountPermission("messages.view");
+export const GET = dashboardRoute("messages.view", async (request, user) => {
   const params = Object.fromEntries(new URL(request.url).searchParams);
-  return listMessages(user.accountId, messageFiltersSchema.parse(params));
+  return listMessages(accountIdOf(user), messageFiltersSchema.parse(params));
 });
