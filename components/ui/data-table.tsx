@@ -17,7 +17,7 @@ export type Column<R> = {
 /** Links to the first and the next page of a keyset-paged list; absent when the list fits one page. */
 export type Pagination = { firstHref?: string; firstLabel?: string; nextHref?: string; nextLabel?: string };
 
-type RowAttributes = { className?: string } & Record<`data-${string}`, string | undefined>;
+type RowAttributes = { className?: string; id?: string } & Record<`data-${string}`, string | undefined>;
 
 /**
  * Every list of the dashboard: a table that scrolls inside its card on narrow screens (the page
