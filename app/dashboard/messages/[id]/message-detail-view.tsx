@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Table, Td, Th } from "@/components/ui/table";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { MessageStatus } from "@/components/status-badge";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
@@ -41,6 +41,24 @@ function Row({ label, children, testId }: { label: string; children: React.React
 function Mono({ children }: { children: React.ReactNode }) {
   return <code className="font-mono text-xs">{children}</code>;
 }
+
+const partColumns: Column<MessageDetail["parts"][number]>[] = [
+  { key: "part", header: "Part", numeric: true, cell: (part) => part.partNumber },
+  { key: "carrierId", header: "Carrier message id", cell: (part) => <Mono>{part.carrierMessageId}</Mono> },
+  { key: "status", header: "Status", cell: (part) => part.status },
+  {
+    key: "receipt",
+    header: "Receipt",
+    cell: (part) =>
+      part.receiptStat ? (
+        <>
+          <Mono>{part.receiptStat}{part.receiptError ? ` (err ${part.receiptError})` : ""}</Mono> · <Time value={part.receiptAt} seconds />
+        </>
+      ) : (
+        <span className="text-slate-400">—</span>
+      ),
+  },
+];
 
 export function MessageDetailView({ initial, canRedeliver, platformView }: { initial: MessageDetail; canRedeliver: boolean; platformView: boolean }) {
   const { data = initial } = useQuery({
@@ -102,26 +120,14 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
           {data.parts.length > 0 && (
             <Card>
               <CardHeader title="Segments" description="Each part as submitted to the carrier, with its receipt." />
-              <Table>
-                <thead><tr><Th>Part</Th><Th>Carrier message id</Th><Th>Status</Th><Th>Receipt</Th></tr></thead>
-                <tbody>
-                  {data.parts.map((part) => (
-                    <tr key={part.partNumber}>
-                      <Td>{part.partNumber}</Td>
-                      <Td><Mono>{part.carrierMessageId}</Mono></Td>
-                      <Td>{part.status}</Td>
-                      <Td>{part.receiptStat ? <><Mono>{part.receiptStat}{part.receiptError ? ` (err ${part.receiptError})` : ""}</Mono> · <Time value={part.receiptAt} seconds /></> : <span className="text-slate-400">—</span>}</Td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
+              <DataTable columns={partColumns} rows={data.parts} rowKey={(part) => String(part.partNumber)} empty={null} />
             </Card>
           )}
 
           <Card>
             <CardHeader title="Webhooks" description={platformView ? "Deliveries of this message's events (URLs hidden)." : "Deliveries of this message's events to its webhook URL, with every attempt."} />
             {data.webhooks.length === 0 ? (
-              <EmptyState title="No webhook deliveries" description="Set a webhook URL on a bulk send to receive this message's status changes." />
+              <EmptyState icon="webhook" title="No webhook deliveries" description="Set a webhook URL on a bulk send to receive this message's status changes." />
             ) : (
               <ul className="divide-y divide-slate-100">
                 {data.webhooks.map((delivery) => (
