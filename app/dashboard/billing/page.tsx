@@ -36,7 +36,7 @@ function ledgerColumns(currency: string): Column<LedgerRow>[] {
           row.reason || "—"
         ),
     },
-    { key: "amount", header: "Amount", numeric: true, cell: (row) => <Money value={row.amount} currency={currency} signed precise /> },
+    { key: "amount", header: "Amount", numeric: true, cell: (row) => <Money value={row.amount} currency={currency} signed /> },
     { key: "after", header: "Balance after", numeric: true, className: "text-slate-500", cell: (row) => <Money value={row.balanceAfter} currency={currency} /> },
   ];
 }

@@ -21,6 +21,19 @@ import type { MessageFilters } from "@/lib/dashboard/list-messages";
 
 const POLL_MS = 2_000;
 
+/** What a message cost: nothing for a test message, and a failed message's charge struck out (it was released). */
+function MessageCharge({ row }: { row: MessageRow }) {
+  if (row.test) return <span className="text-slate-400">Not charged</span>;
+  if (row.status === "failed") {
+    return (
+      <span className="text-slate-400" data-testid="charge-released">
+        <s><Money value={row.charge} currency={row.currency} /></s> released
+      </span>
+    );
+  }
+  return <Money value={row.charge} currency={row.currency} />;
+}
+
 const columns: Column<MessageRow>[] = [
   {
     key: "recipient",
@@ -55,7 +68,7 @@ const columns: Column<MessageRow>[] = [
     ),
   },
   { key: "carrier", header: "Carrier", cell: (row) => <span className="capitalize">{row.operator}</span> },
-  { key: "charge", header: "Charge", numeric: true, cell: (row) => <Money value={row.charge} currency={row.currency} precise /> },
+  { key: "charge", header: "Charge", numeric: true, cell: (row) => <MessageCharge row={row} /> },
   { key: "sent", header: "Sent", nowrap: true, cell: (row) => <Time value={row.createdAt} /> },
 ];
 

@@ -73,6 +73,7 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
     },
   });
   const { sms } = data;
+  const released = data.ledger.find((entry) => entry.kind === "release");
   const awaiting = isAwaitingUpdate({ status: sms.status, deliveredAt: sms.delivered_at, createdAt: sms.created_at });
   return (
     <div className="space-y-6">
@@ -102,10 +103,11 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
                 <Row label="To">{sms.to}</Row>
                 <Row label="Sender id">{sms.sender_id}</Row>
                 <Row label="Carrier"><span className="capitalize">{sms.operator}</span></Row>
-                <Row label="Status"><Mono>{sms.status}</Mono></Row>
                 <Row label="Operator response"><Mono>{sms.operator_response || "—"}</Mono></Row>
                 <Row label="Encoding">{data.encoding === "gsm7" ? "GSM-7" : "UCS-2"} · {data.segments} segment{data.segments === 1 ? "" : "s"}</Row>
-                <Row label="Charge"><Money value={sms.charge} currency={sms.charge_currency} precise /></Row>
+                <Row label="Charge" testId="message-charge">
+                  {data.test ? "Not charged (test message)" : <><Money value={sms.charge} currency={sms.charge_currency} exact className={released ? "line-through" : undefined} />{released && " released back to the balance"}</>}
+                </Row>
                 <Row label="Received"><Time value={sms.received_at} seconds /></Row>
                 <Row label="Created"><Time value={sms.created_at} seconds /></Row>
                 <Row label="Dispatched"><Time value={data.dispatchedAt} seconds /></Row>
@@ -175,7 +177,10 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
                       <li key={event.id} className="relative" data-testid="timeline-event" data-kind={event.kind}>
                         <span aria-hidden className={cn("absolute top-1.5 -left-[1.6rem] h-2.5 w-2.5 rounded-full ring-4 ring-white", label.tone)} />
                         <p className="text-sm font-medium text-slate-900">{label.label}</p>
-                        {event.detail && <p className="text-xs break-words text-slate-500">{event.detail}</p>}
+                        {event.kind === "refunded" && released && (
+                          <p className="text-xs text-slate-700" data-testid="timeline-released"><Money value={released.amount} currency={sms.charge_currency} exact /> back to the balance</p>
+                        )}
+                        {event.detail && <p className="text-xs wrap-anywhere text-slate-500">{event.detail}</p>}
                         <p className="text-xs text-slate-400"><Time value={event.createdAt} seconds /></p>
                       </li>
                     );
@@ -197,7 +202,7 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
                       <p className="font-medium text-slate-900 capitalize">{entry.kind}</p>
                       <p className="text-xs text-slate-400"><Time value={entry.createdAt} seconds /></p>
                     </div>
-                    <Money value={entry.amount} currency={sms.charge_currency} signed precise />
+                    <Money value={entry.amount} currency={sms.charge_currency} signed exact />
                   </li>
                 ))}
               </ul>
