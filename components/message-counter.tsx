@@ -2,7 +2,7 @@
 
 import { segmentMessage } from "@/lib/messages/segments";
 import { operators } from "@/lib/carriers/operators";
-import { formatAmount } from "@/lib/money";
+import { Money } from "./money";
 import type { RateTable } from "@/lib/dashboard/price-send";
 import { Badge } from "./ui/badge";
 
@@ -55,7 +55,7 @@ export function MessageCounter({ body, rates, currency }: { body: string; rates:
           {operators.map((operator) => (
             <li key={operator}>
               <span className="block text-xs text-slate-500 capitalize">{operator}</span>
-              <span className="font-medium text-slate-900 tabular-nums">{currency} {formatAmount(BigInt(body ? segmented.segments : 0) * BigInt(rates[operator]))}</span>
+              <Money value={BigInt(body ? segmented.segments : 0) * BigInt(rates[operator])} currency={currency} exact className="block font-medium text-slate-900" />
             </li>
           ))}
         </ul>

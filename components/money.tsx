@@ -1,17 +1,34 @@
-import { displayAmount, formatAmount } from "@/lib/money";
+import { formatMoney } from "@/lib/money";
 import { cn } from "./ui/cn";
 
 /**
- * An amount in ten-thousandths, shown to the cent, or to the ten-thousandth where per-message prices
- * need it (precise); signed amounts are coloured.
+ * An amount in ten-thousandths at its currency's precision, with the exact four-decimal value on
+ * hover (or shown outright where per-message prices need it: `exact`); signed amounts are coloured.
  */
-export function Money({ value, currency, signed = false, precise = false, className }: { value: bigint | string; currency: string; signed?: boolean; precise?: boolean; className?: string }) {
+export function Money({
+  value,
+  currency,
+  signed = false,
+  exact = false,
+  className,
+  testId,
+}: {
+  value: bigint | string;
+  currency: string;
+  signed?: boolean;
+  exact?: boolean;
+  className?: string;
+  testId?: string;
+}) {
   const amount = BigInt(value);
-  const text = precise ? `${amount < 0n ? "-" : ""}${currency} ${formatAmount(amount < 0n ? -amount : amount)}` : displayAmount(amount, currency);
   return (
-    <span className={cn("tabular-nums", signed && amount > 0n && "text-emerald-700", signed && amount < 0n && "text-slate-900", className)}>
+    <span
+      title={formatMoney(amount, currency, { exact: true })}
+      data-testid={testId}
+      className={cn("whitespace-nowrap tabular-nums", signed && amount > 0n && "text-emerald-700", signed && amount < 0n && "text-slate-900", className)}
+    >
       {signed && amount > 0n ? "+" : ""}
-      {text}
+      {formatMoney(amount, currency, { exact })}
     </span>
   );
 }

@@ -10,15 +10,19 @@ test("an owner creates the first key, copies it once, and the API accepts it", a
 
   const token = await createKeyInDashboard(page, "Production server");
   await snap(page, "key-created-dialog");
-  await page.getByTestId("new-key-dialog").getByRole("button", { name: "Copy" }).click();
-  await expect(page.getByTestId("new-key-dialog").getByRole("button", { name: "Copied" })).toBeVisible();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+  const shown = page.getByTestId("new-key-dialog");
+  await expect(shown.getByRole("button", { name: "Copy" })).toBeFocused();
 
-  // Escape does not close it silently: it asks first.
+  // Before Copy, Escape does not close it silently: it asks, and the question has the focus.
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("confirm-close")).toBeVisible();
-  await page.getByRole("button", { name: "Go back" }).click();
-  await closeKeyDialog(page);
+  await expect(shown.getByRole("button", { name: "Go back" })).toBeFocused();
+  await shown.getByRole("button", { name: "Go back" }).click();
+
+  await shown.getByRole("button", { name: "Copy" }).click();
+  await expect(shown.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+  await closeKeyDialog(page, { copied: true });
 
   const row = page.locator('[data-testid="key-row"][data-key-name="Production server"]');
   await expect(row).toContainText(token.slice(0, 12));

@@ -37,11 +37,11 @@ export async function createKeyInDashboard(page: Page, name: string, { test = fa
   return token;
 }
 
-/** Closes the key dialog through its confirmation. */
-export async function closeKeyDialog(page: Page): Promise<void> {
+/** Closes the key dialog: at once after Copy was pressed, else through its confirmation. */
+export async function closeKeyDialog(page: Page, { copied = false } = {}): Promise<void> {
   const shown = page.getByTestId("new-key-dialog");
   await shown.getByRole("button", { name: "Done" }).click();
-  await shown.getByRole("button", { name: "Close, I copied it" }).click();
+  if (!copied) await shown.getByRole("button", { name: "Close, I copied it" }).click();
   await expect(shown).toBeHidden();
 }
 

@@ -25,10 +25,33 @@ export function formatAmount(value: bigint): string {
   return negative ? `-${text}` : text;
 }
 
-/** 255000n, "USD" → "USD 25.50" (display only, rounds down to cents). */
-export function displayAmount(value: bigint, currency: string): string {
-  const cents = value / 100n;
-  const negative = cents < 0n;
-  const absolute = negative ? -cents : cents;
-  return `${negative ? "-" : ""}${currency} ${absolute / 100n}.${(absolute % 100n).toString().padStart(2, "0")}`;
+/** The one locale amounts are shown in, on the server and in every browser alike (so pages hydrate unchanged). */
+export const MONEY_LOCALE = "en-ZW";
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+function formatterFor(currency: string, exact: boolean): Intl.NumberFormat {
+  const key = `${currency}:${exact}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(MONEY_LOCALE, {
+      style: "currency",
+      currency,
+      currencyDisplay: "code",
+      signDisplay: "negative",
+      ...(exact ? { minimumFractionDigits: 4, maximumFractionDigits: 4 } : {}),
+    });
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
+/**
+ * An amount for people: 255000n, "USD" → "USD 25.50", with thousands separators, rounded half away
+ * from zero to the currency's own precision; `exact` shows all four stored decimals ("USD 25.5000").
+ * The amount goes to Intl as a decimal string, so no digit is lost to floating point. Intl's
+ * no-break space becomes a plain one (Money keeps the amount on one line itself).
+ */
+export function formatMoney(value: bigint, currency: string, { exact = false }: { exact?: boolean } = {}): string {
+  return formatterFor(currency, exact).format(formatAmount(value) as `${number}`).replace(/\u00a0/g, " ");
 }

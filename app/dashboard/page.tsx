@@ -53,7 +53,7 @@ export default async function OverviewPage() {
       <Card className="mt-6">
         <CardHeader title="Recent messages" actions={<Link href="/dashboard/messages" className="text-sm font-medium text-brand-700 hover:underline">View all</Link>} />
         {recent.rows.length === 0 ? (
-          <EmptyState title="Nothing sent yet" description="Create an API key and call POST /api/v1/sms, or send a first message from Compose." action={<ButtonLink href="/dashboard/compose">Compose a message</ButtonLink>} />
+          <EmptyState icon="send" title="Nothing sent yet" description="Create an API key and call POST /api/v1/sms, or send a first message from Compose." action={<ButtonLink href="/dashboard/compose">Compose a message</ButtonLink>} />
         ) : (
           <ul className="divide-y divide-slate-100">
             {recent.rows.slice(0, RECENT).map((row) => (

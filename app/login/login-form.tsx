@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { signIn } from "next-auth/react";
 import { useRouter, useSearchParams } from "next/navigation";
+import { sameOriginPath } from "@/lib/auth/callback-path";
 import { retryAfterFromSignInError } from "@/lib/auth/sign-in-error";
 
 function signInErrorText(error: string): string {
@@ -33,9 +34,7 @@ export function LoginForm() {
       setError(signInErrorText(result?.error ?? ""));
       return;
     }
-    const callbackUrl = params.get("callbackUrl");
-    // Only same-site paths: an open redirect after sign-in would be a phishing aid.
-    router.push(callbackUrl?.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/dashboard");
+    router.push(sameOriginPath(params.get("callbackUrl")) ?? "/dashboard");
     router.refresh();
   }
 

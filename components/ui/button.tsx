@@ -27,7 +27,7 @@ export function Button({
   className,
   type = "button",
   ...props
-}: React.ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; size?: keyof typeof sizes }) {
+}: React.ComponentProps<"button"> & { variant?: ButtonVariant; size?: keyof typeof sizes }) {
   return <button type={type} className={buttonClass(variant, size, className)} {...props} />;
 }
 

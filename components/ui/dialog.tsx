@@ -6,7 +6,8 @@ import { cn } from "./cn";
 /**
  * A modal on the native <dialog> (focus trap, Escape, inert background for free). onRequestClose
  * runs on Escape, a backdrop click or a close button; the owner decides whether to close (a dialog
- * showing a secret asks first).
+ * showing a secret asks first). Opening focuses the element marked data-autofocus (the field to
+ * type in, the button to press), else the first focusable one.
  */
 export function Dialog({
   open,
@@ -31,7 +32,10 @@ export function Dialog({
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
@@ -54,8 +58,8 @@ export function Dialog({
       {open && (
         <div>
           <div className="flex items-start justify-between gap-4 px-6 pt-5">
-            <div>
-              <h2 id={testId ? `${testId}-title` : undefined} className="text-base font-semibold">{title}</h2>
+            <div className="min-w-0">
+              <h2 id={testId ? `${testId}-title` : undefined} className="text-base font-semibold wrap-anywhere">{title}</h2>
               {description && <div className="mt-1 text-sm text-slate-500">{description}</div>}
             </div>
             <button type="button" aria-label="Close" onClick={onRequestClose} className="-mr-2 rounded-md p-1.5 text-slate-400 hover:bg-slate-100 hover:text-slate-600">

@@ -10,6 +10,7 @@ import crypto from "node:crypto";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { hashPassword, verifyPassword } from "./password";
+import { sameOriginPath } from "./callback-path";
 import { tooManyAttemptsError } from "./sign-in-error";
 import { clearFailedLogins, clientAddress, loginRetryAfterSeconds, recordFailedLogin } from "./login-throttle";
 import type { Role } from "@/lib/users/roles";
@@ -48,6 +49,13 @@ export const authOptions: NextAuthOptions = {
     }),
   ],
   callbacks: {
+    // Relative, so every redirect stays on the origin the browser used, whatever NEXTAUTH_URL says
+    // (or its localhost default, when unset); an absolute URL is kept only on NEXTAUTH_URL's origin.
+    redirect({ url, baseUrl }) {
+      const path = sameOriginPath(url);
+      if (path) return path;
+      return URL.canParse(url) && new URL(url).origin === baseUrl ? url : "/dashboard";
+    },
     async jwt({ token, user }) {
       if (user) {
         const signedIn = user as unknown as SessionUser & { sessionVersion: number };

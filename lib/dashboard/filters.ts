@@ -1,13 +1,37 @@
-// Filters arrive as URL search params; these parse them (bad values are dropped, never a 500).
+// Filters arrive as URL search params; these parse them. A bad value is left out of the filters and
+// named, with the reason, so the view can say why it was not applied (never a 500).
 import { z } from "zod";
+import type { FieldError } from "@/lib/errors";
 
-/** A UTC day "YYYY-MM-DD", or undefined when absent or malformed. */
+/** A UTC day "YYYY-MM-DD". */
 export const dayParam = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)))
-  .optional()
-  .catch(undefined);
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "use a day as YYYY-MM-DD")
+  .refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)), "no such day");
+
+export type ParsedFilters<S extends Record<string, z.ZodType>> = {
+  filters: { [K in keyof S]?: z.output<S[K]> };
+  /** One per refused value; the description starts with the filter's label. */
+  problems: FieldError[];
+};
+
+/** Each filter parsed on its own, so one bad value does not drop the others. */
+export function parseFilters<S extends Record<string, z.ZodType>>(
+  fields: S,
+  labels: { [K in keyof S]: string },
+  params: Record<string, string | undefined>,
+): ParsedFilters<S> {
+  const filters: Record<string, unknown> = {};
+  const problems: FieldError[] = [];
+  for (const [key, schema] of Object.entries(fields)) {
+    const value = params[key];
+    if (value === undefined || value === "") continue;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) filters[key] = parsed.data;
+    else problems.push({ field: key, description: `${labels[key]}: ${parsed.error.issues[0].message}` });
+  }
+  return { filters: filters as ParsedFilters<S>["filters"], problems };
+}
 
 /** [from, to] days as a half-open time range: from 00:00 of the first day to 00:00 after the last. */
 export function dayRange(from?: string, to?: string): { gte?: Date; lt?: Date } | undefined {

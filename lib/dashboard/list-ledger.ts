@@ -1,18 +1,24 @@
 // The account's ledger, newest first, with keyset pagination on the entry id (the primary key).
 import { z } from "zod";
 import { db } from "@/lib/db/client";
-import { dayParam, dayRange } from "./filters";
+import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
 
 export const LEDGER_PAGE_SIZE = 50;
 
-export const ledgerFiltersSchema = z.object({
-  kind: z.enum(["credit", "hold", "release", "adjustment"]).optional().catch(undefined),
+const ledgerFilterFields = {
+  kind: z.enum(["credit", "hold", "release", "adjustment"], "choose one of the listed kinds"),
   from: dayParam,
   to: dayParam,
-  before: z.coerce.number().int().positive().optional().catch(undefined),
-});
+  before: z.coerce.number("this page link is not valid; start from the newest").int().positive(),
+};
 
-export type LedgerFilters = z.infer<typeof ledgerFiltersSchema>;
+const ledgerFilterLabels = { kind: "Kind", from: "From", to: "To", before: "Page" };
+
+export type LedgerFilters = ParsedFilters<typeof ledgerFilterFields>["filters"];
+
+export function parseLedgerFilters(params: Record<string, string | undefined>): ParsedFilters<typeof ledgerFilterFields> {
+  return parseFilters(ledgerFilterFields, ledgerFilterLabels, params);
+}
 
 export type LedgerRow = {
   id: number;

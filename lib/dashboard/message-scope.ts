@@ -1,15 +1,13 @@
-import { AppError } from "@/lib/errors";
-import { requireAccountPermission, requirePermission } from "@/lib/auth/require-permission";
+import type { SessionUser } from "@/lib/auth/auth-options";
+import { can, type Permission } from "@/lib/auth/permissions";
 import type { MessageScope } from "./get-message-detail";
 
-/** Which messages the signed-in user may read: their account's, or (platform staff) any, read-only. */
-export async function requireMessageScope(): Promise<MessageScope> {
-  try {
-    const user = await requireAccountPermission("messages.view");
-    return { accountId: user.accountId };
-  } catch (error) {
-    if (!(error instanceof AppError) || error.code !== "FORBIDDEN") throw error;
-    await requirePermission("platform.lookup");
-    return { platform: true };
-  }
+/** Who may open a message: account users (their account's) and platform staff (any, read-only). */
+export const messageReaders: readonly Permission[] = ["messages.view", "platform.lookup"];
+
+/** Which messages a user holding one of messageReaders may read. */
+export function messageScopeOf(user: SessionUser): MessageScope {
+  if (user.accountId && can(user.role, "messages.view")) return { accountId: user.accountId };
+  return { platform: true };
 }
+

@@ -25,6 +25,7 @@ export async function refundMessage(tx: SqlExecutor, message: { id: string; acco
     throw error;
   }
   await tx.run(`RELEASE SAVEPOINT refund_message`);
-  await recordMessageEvent(tx, message.id, "refunded", `${amount} released to the balance: ${reason}`, at);
+  // The amount is the release's ledger row; the event says why.
+  await recordMessageEvent(tx, message.id, "refunded", reason, at);
   return true;
 }

@@ -10,7 +10,7 @@ import { addMember } from "@/lib/users/add-member";
 import { removeMember } from "@/lib/users/remove-member";
 import { listMembers } from "@/lib/users/list-members";
 import { clearFailedLogins, loginRetryAfterSeconds, LOGIN_WINDOW_MS, MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_EMAIL, recordFailedLogin } from "@/lib/auth/login-throttle";
-import { listMessages, MESSAGE_PAGE_SIZE, messageFiltersSchema } from "@/lib/dashboard/list-messages";
+import { listMessages, MESSAGE_PAGE_SIZE, parseMessageFilters } from "@/lib/dashboard/list-messages";
 import { getMessageDetail } from "@/lib/dashboard/get-message-detail";
 import { lookupMessages } from "@/lib/dashboard/lookup-messages";
 import { getAccountStats } from "@/lib/dashboard/get-account-stats";
@@ -86,7 +86,7 @@ describe("message list", () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (;;) {
-      const page = await listMessages(accountA, messageFiltersSchema.parse({ cursor }));
+      const page = await listMessages(accountA, parseMessageFilters({ cursor }).filters);
       expect(page.rows.length).toBeLessThanOrEqual(MESSAGE_PAGE_SIZE);
       seen.push(...page.rows.map((row) => row.id));
       if (!page.nextCursor) break;
@@ -99,7 +99,7 @@ describe("message list", () => {
   });
 
   it("filters by carrier, recipient in any form, bulk send, delivery and id", async () => {
-    const list = (filters: Record<string, string>) => listMessages(accountA, messageFiltersSchema.parse(filters));
+    const list = (filters: Record<string, string>) => listMessages(accountA, parseMessageFilters(filters).filters);
     expect((await list({ operator: "netone" })).rows).toHaveLength(20);
     expect((await list({ recipient: "0733 999 888" })).rows.map((row) => row.id)).toEqual([singleId]);
     const bulkSendId = (await db().message.findUniqueOrThrow({ where: { id: bulkIds[0] } })).bulkSendId!;
@@ -111,8 +111,17 @@ describe("message list", () => {
     expect((await list({ id: singleId, status: "enqueued" })).rows).toHaveLength(1);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     expect((await list({ since: tomorrow })).rows).toHaveLength(0);
-    // Nonsense filters are ignored, not errors.
-    expect((await list({ status: "bogus", cursor: "%%%", since: "yesterday" })).rows).toHaveLength(MESSAGE_PAGE_SIZE);
+    expect((await list({ id: `…${singleId.slice(-8).toUpperCase()}` })).rows.map((row) => row.id)).toEqual([singleId]);
+    expect((await list({ id: singleId.slice(-12) })).rows.map((row) => row.id)).toEqual([singleId]);
+    expect((await list({ id: singleId.slice(0, 8) })).rows.map((row) => row.id)).toContain(singleId);
+  });
+
+  it("leaves out a bad filter value and names it with the reason, keeping the other filters", async () => {
+    const { filters, problems } = parseMessageFilters({ status: "bogus", cursor: "%%%", since: "yesterday", id: "xyz!", operator: "netone" });
+    expect(filters).toEqual({ operator: "netone" });
+    expect(problems.map((problem) => problem.field).sort()).toEqual(["cursor", "id", "since", "status"]);
+    expect(problems.find((problem) => problem.field === "id")?.description).toMatch(/^Message id: /);
+    expect((await listMessages(accountA, filters)).rows).toHaveLength(20);
   });
 });
 
@@ -129,9 +138,10 @@ describe("message detail and support lookup", () => {
     const staffView = await getMessageDetail(otherId, { platform: true });
     expect(staffView.account.name).toBe("Beta");
     expect(staffView.sms.message).toBeNull();
-    expect((await lookupMessages(otherId.toUpperCase())).map((row) => row.accountName)).toEqual(["Beta"]);
+    expect((await lookupMessages(otherId.toUpperCase())).rows.map((row) => row.accountName)).toEqual(["Beta"]);
+    expect((await lookupMessages(otherId.slice(-8))).rows.map((row) => row.id)).toEqual([otherId]);
     const byNumber = await lookupMessages("0733999888");
-    expect(byNumber.map((row) => row.accountName).sort()).toEqual(["Alpha", "Beta"]);
+    expect(byNumber.rows.map((row) => row.accountName).sort()).toEqual(["Alpha", "Beta"]);
     await expect(lookupMessages("12")).rejects.toThrow();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayAmount, formatAmount, parseAmount } from "@/lib/money";
+import { formatAmount, formatMoney, parseAmount } from "@/lib/money";
 
 describe("money", () => {
   it.each([
@@ -15,6 +15,18 @@ describe("money", () => {
   it("formats and displays", () => {
     expect(formatAmount(1_255_000n)).toBe("125.5000");
     expect(formatAmount(-350n)).toBe("-0.0350");
-    expect(displayAmount(1_255_099n, "USD")).toBe("USD 125.50");
+  });
+
+  it("shows money rounded to the currency's precision with thousands separators, or exact to four decimals", () => {
+    expect(formatMoney(1_255_099n, "USD")).toBe("USD 125.51");
+    expect(formatMoney(17_960n, "USD")).toBe("USD 1.80");
+    expect(formatMoney(15_550n, "USD")).toBe("USD 1.56");
+    expect(formatMoney(996_980n, "USD")).toBe("USD 99.70");
+    expect(formatMoney(1_000_000_000_972_000n, "USD")).toBe("USD 100,000,000,097.20");
+    expect(formatMoney(-350n, "USD")).toBe("-USD 0.04");
+    expect(formatMoney(-1n, "USD")).toBe("USD 0.00");
+    expect(formatMoney(15_560n, "USD", { exact: true })).toBe("USD 1.5560");
+    expect(formatMoney(1_000_000_000_972_000n, "USD", { exact: true })).toBe("USD 100,000,000,097.2000");
+    expect(formatMoney(12_345_000n, "JPY")).toBe("JPY 1,235");
   });
 });

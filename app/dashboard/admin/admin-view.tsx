@@ -7,7 +7,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
-import { Table, Td, Th } from "@/components/ui/table";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { useToast } from "@/components/ui/toaster";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
@@ -16,6 +16,34 @@ import { approveSenderAction, creditBalanceAction } from "./actions";
 
 type AccountRow = { id: string; name: string; currency: string; balance: string; members: number; createdAt: string };
 type PendingSender = { id: string; name: string; accountId: string; accountName: string; createdAt: string };
+
+const senderColumns: Column<PendingSender>[] = [
+  { key: "name", header: "Sender id", className: "font-medium text-slate-900", cell: (sender) => sender.name },
+  { key: "account", header: "Account", cell: (sender) => sender.accountName },
+  { key: "requested", header: "Requested", nowrap: true, cell: (sender) => <Time value={sender.createdAt} /> },
+];
+
+const accountColumns: Column<AccountRow>[] = [
+  {
+    key: "account",
+    header: "Account",
+    cell: (account) => (
+      <>
+        <p className="font-medium text-slate-900">{account.name}</p>
+        <p className="font-mono text-xs text-slate-400">{account.id}</p>
+      </>
+    ),
+  },
+  { key: "members", header: "Members", numeric: true, cell: (account) => account.members },
+  { key: "created", header: "Created", nowrap: true, cell: (account) => <Time value={account.createdAt} /> },
+  {
+    key: "balance",
+    header: "Available balance",
+    numeric: true,
+    className: "font-medium",
+    cell: (account) => <span data-testid="account-balance"><Money value={account.balance} currency={account.currency} /></span>,
+  },
+];
 
 export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pending: PendingSender[] }) {
   const router = useRouter();
@@ -50,52 +78,28 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
     <div className="space-y-6">
       <Card>
         <CardHeader title="Sender ids awaiting approval" description="Check that the account may use the name before approving it." />
-        {pending.length === 0 ? (
-          <EmptyState title="Nothing to review" description="Sender id requests from account owners appear here." />
-        ) : (
-          <Table>
-            <thead>
-              <tr><Th>Sender id</Th><Th>Account</Th><Th>Requested</Th><Th><span className="sr-only">Actions</span></Th></tr>
-            </thead>
-            <tbody>
-              {pending.map((sender) => (
-                <tr key={sender.id} data-testid="pending-sender-row">
-                  <Td className="font-medium text-slate-900">{sender.name}</Td>
-                  <Td>{sender.accountName}</Td>
-                  <Td><Time value={sender.createdAt} /></Td>
-                  <Td className="text-right">
-                    <Button size="sm" disabled={busy} onClick={() => approve(sender)} aria-label={`Approve ${sender.name} for ${sender.accountName}`}>Approve</Button>
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
+        <DataTable
+          columns={senderColumns}
+          rows={pending}
+          rowKey={(sender) => sender.id}
+          rowAttributes={() => ({ "data-testid": "pending-sender-row" })}
+          actions={(sender) => <Button size="sm" disabled={busy} onClick={() => approve(sender)} aria-label={`Approve ${sender.name} for ${sender.accountName}`}>Approve</Button>}
+          empty={<EmptyState icon="tag" title="Nothing to review" description="Sender id requests from account owners appear here." />}
+        />
       </Card>
 
       <Card>
         <CardHeader title="Accounts" />
-        <Table>
-          <thead>
-            <tr><Th>Account</Th><Th>Members</Th><Th>Created</Th><Th className="text-right">Available balance</Th><Th><span className="sr-only">Actions</span></Th></tr>
-          </thead>
-          <tbody>
-            {accounts.map((account) => (
-              <tr key={account.id} data-testid="account-row" data-account-name={account.name}>
-                <Td>
-                  <p className="font-medium text-slate-900">{account.name}</p>
-                  <p className="font-mono text-xs text-slate-400">{account.id}</p>
-                </Td>
-                <Td>{account.members}</Td>
-                <Td><Time value={account.createdAt} /></Td>
-                <Td className="text-right font-medium" data-testid="account-balance"><Money value={account.balance} currency={account.currency} /></Td>
-                <Td className="text-right">
-                  <Button size="sm" variant="secondary" onClick={() => { setFields(undefined); setCrediting(account); }} aria-label={`Credit ${account.name}`}>Credit</Button>
-                </Td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <DataTable
+          columns={accountColumns}
+          rows={accounts}
+          rowKey={(account) => account.id}
+          rowAttributes={(account) => ({ "data-testid": "account-row", "data-account-name": account.name })}
+          actions={(account) => (
+            <Button size="sm" variant="secondary" onClick={() => { setFields(undefined); setCrediting(account); }} aria-label={`Credit ${account.name}`}>Credit</Button>
+          )}
+          empty={<EmptyState icon="building" title="No accounts yet" description="Create one with the CLI: npm run cli -- accounts:create." />}
+        />
       </Card>
 
       <Dialog open={crediting !== null} onRequestClose={() => setCrediting(null)} title={`Credit ${crediting?.name ?? ""}`} description="Adds to the available balance at once, as a ledger credit." testId="credit-dialog">

@@ -2,16 +2,15 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccountPage } from "@/lib/auth/require-permission";
 import { getBalance } from "@/lib/ledger/get-balance";
-import { ledgerFiltersSchema, listLedger } from "@/lib/dashboard/list-ledger";
+import { listLedger, parseLedgerFilters } from "@/lib/dashboard/list-ledger";
 import { paramsOf } from "@/lib/dashboard/filters";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Field, Input, Select } from "@/components/ui/field";
-import { Table, Td, Th } from "@/components/ui/table";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { buttonClass } from "@/components/ui/button";
-import { FilterBar, withParams } from "@/components/filter-bar";
+import { FilterForm, withParams } from "@/components/ui/filter-form";
 import { Money } from "@/components/money";
 import { Stat } from "@/components/stat";
 import { Time } from "@/components/time";
@@ -20,10 +19,32 @@ export const metadata: Metadata = { title: "Balance" };
 
 const kindTone: Record<string, BadgeTone> = { credit: "green", hold: "gray", release: "blue", adjustment: "amber" };
 
+type LedgerRow = Awaited<ReturnType<typeof listLedger>>["rows"][number];
+
+function ledgerColumns(currency: string): Column<LedgerRow>[] {
+  return [
+    { key: "date", header: "Date", nowrap: true, cell: (row) => <Time value={row.createdAt.toISOString()} /> },
+    { key: "kind", header: "Kind", nowrap: true, cell: (row) => <Badge tone={kindTone[row.kind] ?? "gray"}>{row.kind}</Badge> },
+    {
+      key: "description",
+      header: "Description",
+      className: "max-w-md",
+      cell: (row) =>
+        row.messageId ? (
+          <Link href={`/dashboard/messages/${row.messageId}`} className="font-mono text-xs text-brand-700 hover:underline">{row.messageId}</Link>
+        ) : (
+          row.reason || "—"
+        ),
+    },
+    { key: "amount", header: "Amount", numeric: true, cell: (row) => <Money value={row.amount} currency={currency} signed /> },
+    { key: "after", header: "Balance after", numeric: true, className: "text-slate-500", cell: (row) => <Money value={row.balanceAfter} currency={currency} /> },
+  ];
+}
+
 export default async function BillingPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireAccountPage("account.view");
   const params = paramsOf(await searchParams);
-  const filters = ledgerFiltersSchema.parse(params);
+  const { filters, problems } = parseLedgerFilters(params);
   const [balance, ledger] = await Promise.all([getBalance(user.accountId), listLedger(user.accountId, filters)]);
   return (
     <>
@@ -35,7 +56,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
       </div>
       <Card>
         <CardHeader title="Ledger" description="Every balance change, newest first." />
-        <FilterBar resetHref="/dashboard/billing">
+        <FilterForm resetHref="/dashboard/billing" problems={problems.map((problem) => problem.description)}>
           <Field id="ledger-kind" label="Kind">
             <Select id="ledger-kind" name="kind" defaultValue={filters.kind ?? ""}>
               <option value="">All kinds</option>
@@ -51,45 +72,20 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
           <Field id="ledger-to" label="To">
             <Input id="ledger-to" name="to" type="date" defaultValue={filters.to} />
           </Field>
-        </FilterBar>
-        {ledger.rows.length === 0 ? (
-          <EmptyState title="No ledger entries match" description="Credits appear here when Tumira staff top up the account; holds and releases when messages are sent." />
-        ) : (
-          <Table>
-            <thead>
-              <tr>
-                <Th>Date</Th>
-                <Th>Kind</Th>
-                <Th>Description</Th>
-                <Th className="text-right">Amount</Th>
-                <Th className="text-right">Balance after</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {ledger.rows.map((row) => (
-                <tr key={row.id} data-testid="ledger-row">
-                  <Td className="whitespace-nowrap"><Time value={row.createdAt.toISOString()} /></Td>
-                  <Td><Badge tone={kindTone[row.kind] ?? "gray"}>{row.kind}</Badge></Td>
-                  <Td className="max-w-md">
-                    {row.messageId ? (
-                      <Link href={`/dashboard/messages/${row.messageId}`} className="font-mono text-xs text-brand-700 hover:underline">{row.messageId}</Link>
-                    ) : (
-                      <span className="break-words">{row.reason || "—"}</span>
-                    )}
-                  </Td>
-                  <Td className="text-right"><Money value={row.amount} currency={balance.currency} signed precise /></Td>
-                  <Td className="text-right text-slate-500"><Money value={row.balanceAfter} currency={balance.currency} /></Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
-        {(filters.before || ledger.nextBefore) && (
-          <div className="flex justify-between px-5 py-3">
-            {filters.before ? <Link className={buttonClass("secondary", "sm")} href={withParams("/dashboard/billing", params, { before: undefined })}>Newest</Link> : <span />}
-            {ledger.nextBefore && <Link className={buttonClass("secondary", "sm")} href={withParams("/dashboard/billing", params, { before: String(ledger.nextBefore) })}>Older entries</Link>}
-          </div>
-        )}
+        </FilterForm>
+        <DataTable
+          columns={ledgerColumns(balance.currency)}
+          rows={ledger.rows}
+          rowKey={(row) => String(row.id)}
+          rowAttributes={() => ({ "data-testid": "ledger-row" })}
+          empty={<EmptyState icon="wallet" title="No ledger entries match" description="Credits appear here when Tumira staff top up the account; holds and releases when messages are sent." />}
+          pagination={{
+            firstHref: filters.before ? withParams("/dashboard/billing", params, { before: undefined }) : undefined,
+            firstLabel: "Newest",
+            nextHref: ledger.nextBefore ? withParams("/dashboard/billing", params, { before: String(ledger.nextBefore) }) : undefined,
+            nextLabel: "Older entries",
+          }}
+        />
       </Card>
     </>
   );

@@ -8,7 +8,7 @@ import { Field, Input, Textarea, errorFor } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toaster";
 import { operators } from "@/lib/carriers/operators";
-import { displayAmount, formatAmount } from "@/lib/money";
+import { Money } from "@/components/money";
 import { checkRecipients, extractCandidates, type CheckedRecipients } from "@/lib/dashboard/check-recipient-list";
 import { priceSend } from "@/lib/dashboard/price-send";
 import type { DashboardErrorBody } from "@/lib/dashboard/dashboard-route";
@@ -133,7 +133,7 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
         {refusal && <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="send-error">{refusal}</p>}
         {result && (
           <div className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900" data-testid="bulk-result">
-            <p className="font-medium">{result.total} messages accepted; {displayAmount(BigInt(result.charge), result.currency)} held.</p>
+            <p className="font-medium">{result.total} messages accepted; <Money value={result.charge} currency={result.currency} testId="bulk-result-charge" /> held.</p>
             <Link href={`/dashboard/messages?bulk=${result.bulkSendId}`} className="mt-1 inline-block font-medium text-brand-700 underline" data-testid="bulk-result-link">View the messages</Link>
           </div>
         )}
@@ -174,22 +174,22 @@ function CheckSummary({ checked, price, segments, currency, available }: { check
                 <Td className="capitalize">{operator}</Td>
                 <Td className="text-right tabular-nums">{checked.perOperator[operator]}</Td>
                 <Td className="text-right tabular-nums">{checked.perOperator[operator] * segments}</Td>
-                <Td className="text-right tabular-nums">{currency} {formatAmount(price.perOperator[operator])}</Td>
+                <Td className="text-right"><Money value={price.perOperator[operator]} currency={currency} /></Td>
               </tr>
             ))}
             <tr className="font-semibold text-slate-900">
               <Td>Total</Td>
               <Td className="text-right tabular-nums">{checked.valid.length}</Td>
               <Td className="text-right tabular-nums" data-testid="bulk-total-segments">{checked.valid.length * segments}</Td>
-              <Td className="text-right tabular-nums" data-testid="bulk-total-cost">{currency} {formatAmount(price.total)}</Td>
+              <Td className="text-right"><Money value={price.total} currency={currency} testId="bulk-total-cost" /></Td>
             </tr>
           </tbody>
         </Table>
       </div>
       <p className={overBalance ? "text-sm font-medium text-red-700" : "text-sm text-slate-500"} data-testid="bulk-balance-check">
         {overBalance
-          ? `This send costs more than the available balance (${displayAmount(BigInt(available), currency)}). Remove recipients or ask for a top-up.`
-          : `Available balance: ${displayAmount(BigInt(available), currency)}; after this send: ${currency} ${formatAmount(BigInt(available) - price.total)}.`}
+          ? <>This send costs more than the available balance (<Money value={available} currency={currency} />). Remove recipients or ask for a top-up.</>
+          : <>Available balance: <Money value={available} currency={currency} />; after this send: <Money value={BigInt(available) - price.total} currency={currency} />.</>}
       </p>
     </div>
   );

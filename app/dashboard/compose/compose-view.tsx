@@ -9,7 +9,7 @@ import { Field, Input, Select, Textarea, errorFor, submitHandler } from "@/compo
 import { cn } from "@/components/ui/cn";
 import { useToast } from "@/components/ui/toaster";
 import { MessageCounter } from "@/components/message-counter";
-import { displayAmount, formatAmount } from "@/lib/money";
+import { Money } from "@/components/money";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 import { segmentMessage } from "@/lib/messages/segments";
 import type { RateTable } from "@/lib/dashboard/price-send";
@@ -68,7 +68,7 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
         <MessageCounter body={body} rates={rates} currency={currency} />
         <div className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
           <p className="text-xs text-slate-500">Available balance</p>
-          <p className="mt-0.5 text-lg font-semibold text-slate-900 tabular-nums" data-testid="compose-available">{displayAmount(BigInt(available), currency)}</p>
+          <p className="mt-0.5 text-lg font-semibold text-slate-900"><Money value={available} currency={currency} testId="compose-available" /></p>
         </div>
       </aside>
     </div>
@@ -112,7 +112,7 @@ function SingleRecipient({ from, body, segments, rates, currency, available, fie
           {refusal && <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="send-error">{refusal}</p>}
           <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
             <p className="text-sm text-slate-500">
-              {cost !== null && body ? <>This message costs <span className="font-medium text-slate-900" data-testid="single-cost">{currency} {formatAmount(cost)}</span></> : "Enter a number and a message to see the cost."}
+              {cost !== null && body ? <>This message costs <Money value={cost} currency={currency} exact className="font-medium text-slate-900" testId="single-cost" /></> : "Enter a number and a message to see the cost."}
             </p>
             <Button type="submit" disabled={pending}>{pending ? "Sending…" : "Send message"}</Button>
           </div>

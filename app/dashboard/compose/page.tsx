@@ -23,7 +23,7 @@ export default async function ComposePage({ searchParams }: { searchParams: Prom
       <PageHeader title="Compose" description="Send to one number or to a list. Sends from here go through the same checks, pricing and balance as the API." />
       {approved.length === 0 ? (
         <Card>
-          <EmptyState title="No approved sender id yet" description="Every message goes out under an approved sender id. Request one; you can send once an administrator approves it." action={<ButtonLink href="/dashboard/senders">Request a sender id</ButtonLink>} />
+          <EmptyState icon="tag" title="No approved sender id yet" description="Every message goes out under an approved sender id. Request one; you can send once an administrator approves it." action={<ButtonLink href="/dashboard/senders">Request a sender id</ButtonLink>} />
         </Card>
       ) : (
         <ComposeView senders={approved} rates={rateTable} currency={balance.currency} available={balance.available.toString()} initialMode={mode === "bulk" ? "bulk" : "single"} />

@@ -8,13 +8,32 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Select, errorFor, submitHandler } from "@/components/ui/field";
-import { Table, Td, Th } from "@/components/ui/table";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
 import { useToast } from "@/components/ui/toaster";
 import { Time } from "@/components/time";
 import type { FieldError } from "@/lib/errors";
 import { addMemberAction, removeMemberAction } from "./actions";
 
 export type MemberRow = { id: string; email: string; role: string; createdAt: string };
+
+function columns(currentUserId: string): Column<MemberRow>[] {
+  return [
+    {
+      key: "email",
+      header: "Email",
+      className: "font-medium text-slate-900",
+      cell: (member) => (
+        <>
+          {member.email}
+          {member.id === currentUserId && <span className="ml-2 text-xs font-normal text-slate-400">(you)</span>}
+        </>
+      ),
+    },
+    { key: "role", header: "Role", nowrap: true, cell: (member) => <Badge tone={member.role === "owner" ? "blue" : "gray"}>{member.role === "owner" ? "Owner" : "Developer"}</Badge> },
+    { key: "added", header: "Added", nowrap: true, cell: (member) => <Time value={member.createdAt} /> },
+  ];
+}
 
 export function MembersView({ members, currentUserId }: { members: MemberRow[]; currentUserId: string }) {
   const router = useRouter();
@@ -52,39 +71,24 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
     <>
       <Card>
         <CardHeader title="Members" description="Owners manage everything, including members. Developers manage keys, send and read messages." actions={<Button onClick={() => setAdding(true)}>Add member</Button>} />
-        <Table>
-          <thead>
-            <tr>
-              <Th>Email</Th>
-              <Th>Role</Th>
-              <Th>Added</Th>
-              <Th><span className="sr-only">Actions</span></Th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((member) => (
-              <tr key={member.id} data-testid="member-row">
-                <Td className="font-medium text-slate-900">
-                  {member.email}
-                  {member.id === currentUserId && <span className="ml-2 text-xs font-normal text-slate-400">(you)</span>}
-                </Td>
-                <Td><Badge tone={member.role === "owner" ? "blue" : "gray"}>{member.role}</Badge></Td>
-                <Td><Time value={member.createdAt} /></Td>
-                <Td className="text-right">
-                  {member.id !== currentUserId && (
-                    <Button variant="ghost" size="sm" className="text-red-600 hover:bg-red-50" onClick={() => setRemoving(member)} aria-label={`Remove ${member.email}`}>Remove</Button>
-                  )}
-                </Td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <DataTable
+          columns={columns(currentUserId)}
+          rows={members}
+          rowKey={(member) => member.id}
+          rowAttributes={() => ({ "data-testid": "member-row" })}
+          actions={(member) =>
+            member.id !== currentUserId && (
+              <Button variant="ghost" size="sm" className="text-red-600 hover:bg-red-50" onClick={() => setRemoving(member)} aria-label={`Remove ${member.email}`}>Remove</Button>
+            )
+          }
+          empty={<EmptyState icon="users" title="No members" description="Add an owner or a developer; they sign in with a first password shown to you once." />}
+        />
       </Card>
 
       <Dialog open={adding} onRequestClose={() => setAdding(false)} title="Add a member" description="They sign in with the email and a first password shown to you once." testId="add-member-dialog">
         <form id="add-member-form" onSubmit={submitHandler(add)} className="space-y-4">
           <Field id="member-email" label="Email" error={errorFor(fields, "email")}>
-            <Input id="member-email" name="email" type="email" required autoFocus invalid={!!errorFor(fields, "email")} />
+            <Input id="member-email" name="email" type="email" required data-autofocus invalid={!!errorFor(fields, "email")} />
           </Field>
           <Field id="member-role" label="Role" error={errorFor(fields, "role")}>
             <Select id="member-role" name="role" defaultValue="developer">
@@ -105,8 +109,8 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
           <div className="space-y-3">
             <p className="text-sm text-slate-600">Pass on this first password securely. It is shown only now.</p>
             <div className="flex gap-2">
-              <Input id="member-password" readOnly value={added.password} className="font-mono" aria-label="First password" data-testid="member-password" />
-              <CopyButton text={added.password} targetId="member-password" />
+              <Input id="member-password" readOnly value={added.password} className="min-w-0 font-mono" aria-label="First password" data-testid="member-password" />
+              <CopyButton text={added.password} targetId="member-password" autoFocus />
             </div>
           </div>
         )}

@@ -5,22 +5,85 @@ import { useQuery } from "@tanstack/react-query";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, Select } from "@/components/ui/field";
-import { Table, Td, Th } from "@/components/ui/table";
-import { ButtonLink, buttonClass } from "@/components/ui/button";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { ButtonLink } from "@/components/ui/button";
 import { Badge } from "@/components/ui/badge";
-import { FilterBar, withParams } from "@/components/filter-bar";
+import { FilterForm, withParams } from "@/components/ui/filter-form";
 import { MessageStatus } from "@/components/status-badge";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
 import { isAwaitingUpdate } from "@/lib/dashboard/message-state";
 import type { MessagePage } from "@/lib/dashboard/message-schemas";
+
+type MessageRow = MessagePage["rows"][number];
 import type { MessageFilters } from "@/lib/dashboard/list-messages";
 
 const POLL_MS = 2_000;
 
-export function MessagesView({ filters, params, initialPage }: { filters: MessageFilters; params: Record<string, string | undefined>; initialPage: MessagePage }) {
-  const query = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => !!entry[1])).toString();
+/** What a message cost: nothing for a test message, and a failed message's charge struck out (it was released). */
+function MessageCharge({ row }: { row: MessageRow }) {
+  if (row.test) return <span className="text-slate-400">Not charged</span>;
+  if (row.status === "failed") {
+    return (
+      <span className="text-slate-400" data-testid="charge-released">
+        <s><Money value={row.charge} currency={row.currency} /></s> released
+      </span>
+    );
+  }
+  return <Money value={row.charge} currency={row.currency} />;
+}
+
+const columns: Column<MessageRow>[] = [
+  {
+    key: "recipient",
+    header: "Recipient",
+    cell: (row) => (
+      <>
+        <Link href={`/dashboard/messages/${row.id}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">{row.to}</Link>
+        <p className="font-mono text-[11px] text-slate-400" title={row.id} data-testid="short-id">…{row.id.slice(-8)}</p>
+      </>
+    ),
+  },
+  {
+    key: "status",
+    header: "Status",
+    nowrap: true,
+    cell: (row) => (
+      <div className="flex items-center gap-1.5">
+        <MessageStatus status={row.status} deliveredAt={row.deliveredAt} />
+        {row.test && <Badge tone="violet">Test</Badge>}
+      </div>
+    ),
+  },
+  {
+    key: "message",
+    header: "Message",
+    className: "max-w-xs",
+    cell: (row) => (
+      <>
+        <p className="truncate text-slate-600">{row.bodyPreview}</p>
+        <p className="text-xs text-slate-400">{row.senderId} · {row.segments} segment{row.segments === 1 ? "" : "s"}</p>
+      </>
+    ),
+  },
+  { key: "carrier", header: "Carrier", cell: (row) => <span className="capitalize">{row.operator}</span> },
+  { key: "charge", header: "Charge", numeric: true, cell: (row) => <MessageCharge row={row} /> },
+  { key: "sent", header: "Sent", nowrap: true, cell: (row) => <Time value={row.createdAt} /> },
+];
+
+export function MessagesView({
+  filters,
+  params,
+  problems,
+  initialPage,
+}: {
+  filters: MessageFilters;
+  params: Record<string, string | undefined>;
+  problems: string[];
+  initialPage: MessagePage;
+}) {
+  const query = new URLSearchParams(Object.entries(filters).map(([key, value]) => [key, String(value)])).toString();
   const { data = initialPage } = useQuery({
     queryKey: ["messages", query],
     queryFn: () => fetchJson<MessagePage>(`/api/dashboard/messages?${query}`),
@@ -30,9 +93,9 @@ export function MessagesView({ filters, params, initialPage }: { filters: Messag
   const filtered = Object.keys(params).some((key) => key !== "cursor" && params[key]);
   return (
     <Card>
-      <FilterBar resetHref="/dashboard/messages">
+      <FilterForm resetHref="/dashboard/messages" problems={problems}>
         <Field id="filter-id" label="Message id">
-          <Input id="filter-id" name="id" defaultValue={filters.id} placeholder="uuid" className="font-mono text-xs" />
+          <Input id="filter-id" name="id" defaultValue={params.id} placeholder="id or short id, e.g. …9e20c4f1" className="font-mono text-xs" />
         </Field>
         <Field id="filter-recipient" label="Recipient">
           <Input id="filter-recipient" name="recipient" defaultValue={filters.recipient} placeholder="+26377…" />
@@ -68,62 +131,30 @@ export function MessagesView({ filters, params, initialPage }: { filters: Messag
           <Input id="filter-until" name="until" type="date" defaultValue={filters.until} />
         </Field>
         {filters.bulk && <input type="hidden" name="bulk" value={filters.bulk} />}
-      </FilterBar>
+      </FilterForm>
       {filters.bulk && (
         <div className="flex items-center gap-2 border-b border-slate-100 bg-slate-50 px-5 py-2 text-sm text-slate-600">
           Bulk send <code className="font-mono text-xs">{filters.bulk}</code>
           <Link href={withParams("/dashboard/messages", params, { bulk: undefined, cursor: undefined })} className="text-brand-700 hover:underline">Show all</Link>
         </div>
       )}
-      {data.rows.length === 0 ? (
-        filtered ? (
-          <EmptyState title="No messages match these filters" description="Widen the date range or clear a filter." action={<ButtonLink href="/dashboard/messages" variant="secondary">Clear filters</ButtonLink>} />
-        ) : (
-          <EmptyState title="No messages yet" description="Send your first message from Compose, or call POST /api/v1/sms with an API key." action={<ButtonLink href="/dashboard/compose">Compose a message</ButtonLink>} />
-        )
-      ) : (
-        <Table>
-          <thead>
-            <tr>
-              <Th>Recipient</Th>
-              <Th>Status</Th>
-              <Th>Message</Th>
-              <Th>Carrier</Th>
-              <Th className="text-right">Charge</Th>
-              <Th>Sent</Th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.rows.map((row) => (
-              <tr key={row.id} data-testid="message-row" data-message-id={row.id} className="hover:bg-slate-50">
-                <Td>
-                  <Link href={`/dashboard/messages/${row.id}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">{row.to}</Link>
-                  <p className="font-mono text-[11px] text-slate-400" title={row.id}>…{row.id.slice(-8)}</p>
-                </Td>
-                <Td>
-                  <div className="flex items-center gap-1.5">
-                    <MessageStatus status={row.status} deliveredAt={row.deliveredAt} />
-                    {row.test && <Badge tone="violet">Test</Badge>}
-                  </div>
-                </Td>
-                <Td className="max-w-xs">
-                  <p className="truncate text-slate-600">{row.bodyPreview}</p>
-                  <p className="text-xs text-slate-400">{row.senderId} · {row.segments} segment{row.segments === 1 ? "" : "s"}</p>
-                </Td>
-                <Td className="capitalize">{row.operator}</Td>
-                <Td className="text-right"><Money value={row.charge} currency={row.currency} precise /></Td>
-                <Td className="whitespace-nowrap"><Time value={row.createdAt} /></Td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
-      {(filters.cursor || data.nextCursor) && (
-        <div className="flex justify-between px-5 py-3">
-          {filters.cursor ? <Link className={buttonClass("secondary", "sm")} href={withParams("/dashboard/messages", params, { cursor: undefined })}>First page</Link> : <span />}
-          {data.nextCursor && <Link className={buttonClass("secondary", "sm")} href={withParams("/dashboard/messages", params, { cursor: data.nextCursor })}>Next page</Link>}
-        </div>
-      )}
+      <DataTable
+        columns={columns}
+        rows={data.rows}
+        rowKey={(row) => row.id}
+        rowAttributes={(row) => ({ "data-testid": "message-row", "data-message-id": row.id })}
+        empty={
+          filtered ? (
+            <EmptyState icon="search" title="No messages match these filters" description="Widen the date range or clear a filter." action={<ButtonLink href="/dashboard/messages" variant="secondary">Clear filters</ButtonLink>} />
+          ) : (
+            <EmptyState icon="inbox" title="No messages yet" description="Send your first message from Compose, or call POST /api/v1/sms with an API key." action={<ButtonLink href="/dashboard/compose">Compose a message</ButtonLink>} />
+          )
+        }
+        pagination={{
+          firstHref: filters.cursor ? withParams("/dashboard/messages", params, { cursor: undefined }) : undefined,
+          nextHref: data.nextCursor ? withParams("/dashboard/messages", params, { cursor: data.nextCursor }) : undefined,
+        }}
+      />
     </Card>
   );
 }

@@ -5,7 +5,7 @@ import { listSenders } from "@/lib/senders/list-senders";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
-import { Table, Td, Th } from "@/components/ui/table";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Time } from "@/components/time";
 import { RequestSenderForm } from "./request-sender-form";
@@ -13,6 +13,16 @@ import { RequestSenderForm } from "./request-sender-form";
 export const metadata: Metadata = { title: "Sender IDs" };
 
 const statusTone = { approved: "green", pending: "amber", rejected: "red" } as const;
+const statusLabel = { approved: "Approved", pending: "Pending review", rejected: "Rejected" } as const;
+
+type SenderRow = Awaited<ReturnType<typeof listSenders>>[number];
+
+const columns: Column<SenderRow>[] = [
+  { key: "name", header: "Sender id", className: "font-medium text-slate-900", cell: (sender) => sender.name },
+  { key: "status", header: "Status", nowrap: true, cell: (sender) => <Badge tone={statusTone[sender.status as keyof typeof statusTone] ?? "gray"}>{statusLabel[sender.status as keyof typeof statusLabel] ?? sender.status}</Badge> },
+  { key: "requested", header: "Requested", nowrap: true, cell: (sender) => <Time value={sender.createdAt.toISOString()} /> },
+  { key: "approved", header: "Approved", nowrap: true, cell: (sender) => <Time value={sender.approvedAt?.toISOString() ?? null} /> },
+];
 
 export default async function SendersPage() {
   const user = await requireAccountPage("account.view");
@@ -30,30 +40,13 @@ export default async function SendersPage() {
       )}
       <Card>
         <CardHeader title="Your sender ids" />
-        {senders.length === 0 ? (
-          <EmptyState title="No sender ids yet" description="Request one above; you can send from it once an administrator approves it." />
-        ) : (
-          <Table>
-            <thead>
-              <tr>
-                <Th>Sender id</Th>
-                <Th>Status</Th>
-                <Th>Requested</Th>
-                <Th>Approved</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {senders.map((sender) => (
-                <tr key={sender.id} data-testid="sender-row">
-                  <Td className="font-medium text-slate-900">{sender.name}</Td>
-                  <Td><Badge tone={statusTone[sender.status as keyof typeof statusTone] ?? "gray"}>{sender.status}</Badge></Td>
-                  <Td><Time value={sender.createdAt.toISOString()} /></Td>
-                  <Td><Time value={sender.approvedAt?.toISOString() ?? null} /></Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
+        <DataTable
+          columns={columns}
+          rows={senders}
+          rowKey={(sender) => sender.id}
+          rowAttributes={() => ({ "data-testid": "sender-row" })}
+          empty={<EmptyState icon="tag" title="No sender ids yet" description="Request one above; you can send from it once an administrator approves it." />}
+        />
       </Card>
     </>
   );

@@ -1,11 +1,12 @@
-import { requireAccountPermission } from "@/lib/auth/require-permission";
+import { AppError } from "@/lib/errors";
+import { accountIdOf } from "@/lib/dashboard/define-action";
 import { dashboardRoute } from "@/lib/dashboard/dashboard-route";
-import { listMessages, messageFiltersSchema } from "@/lib/dashboard/list-messages";
+import { listMessages, parseMessageFilters } from "@/lib/dashboard/list-messages";
 
 export const dynamic = "force-dynamic";
 
-export const GET = dashboardRoute(async (request) => {
-  const user = await requireAccountPermission("messages.view");
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  return listMessages(user.accountId, messageFiltersSchema.parse(params));
+export const GET = dashboardRoute("messages.view", async (request, user) => {
+  const { filters, problems } = parseMessageFilters(Object.fromEntries(new URL(request.url).searchParams));
+  if (problems.length > 0) throw AppError.validation(problems);
+  return listMessages(accountIdOf(user), filters);
 });

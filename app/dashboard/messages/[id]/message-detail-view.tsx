@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Table, Td, Th } from "@/components/ui/table";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { MessageStatus } from "@/components/status-badge";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
@@ -42,6 +42,24 @@ function Mono({ children }: { children: React.ReactNode }) {
   return <code className="font-mono text-xs">{children}</code>;
 }
 
+const partColumns: Column<MessageDetail["parts"][number]>[] = [
+  { key: "part", header: "Part", numeric: true, cell: (part) => part.partNumber },
+  { key: "carrierId", header: "Carrier message id", cell: (part) => <Mono>{part.carrierMessageId}</Mono> },
+  { key: "status", header: "Status", cell: (part) => part.status },
+  {
+    key: "receipt",
+    header: "Receipt",
+    cell: (part) =>
+      part.receiptStat ? (
+        <>
+          <Mono>{part.receiptStat}{part.receiptError ? ` (err ${part.receiptError})` : ""}</Mono> · <Time value={part.receiptAt} seconds />
+        </>
+      ) : (
+        <span className="text-slate-400">—</span>
+      ),
+  },
+];
+
 export function MessageDetailView({ initial, canRedeliver, platformView }: { initial: MessageDetail; canRedeliver: boolean; platformView: boolean }) {
   const { data = initial } = useQuery({
     queryKey: ["message", initial.sms.id],
@@ -55,6 +73,7 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
     },
   });
   const { sms } = data;
+  const released = data.ledger.find((entry) => entry.kind === "release");
   const awaiting = isAwaitingUpdate({ status: sms.status, deliveredAt: sms.delivered_at, createdAt: sms.created_at });
   return (
     <div className="space-y-6">
@@ -84,10 +103,11 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
                 <Row label="To">{sms.to}</Row>
                 <Row label="Sender id">{sms.sender_id}</Row>
                 <Row label="Carrier"><span className="capitalize">{sms.operator}</span></Row>
-                <Row label="Status"><Mono>{sms.status}</Mono></Row>
                 <Row label="Operator response"><Mono>{sms.operator_response || "—"}</Mono></Row>
                 <Row label="Encoding">{data.encoding === "gsm7" ? "GSM-7" : "UCS-2"} · {data.segments} segment{data.segments === 1 ? "" : "s"}</Row>
-                <Row label="Charge"><Money value={sms.charge} currency={sms.charge_currency} precise /></Row>
+                <Row label="Charge" testId="message-charge">
+                  {data.test ? "Not charged (test message)" : <><Money value={sms.charge} currency={sms.charge_currency} exact className={released ? "line-through" : undefined} />{released && " released back to the balance"}</>}
+                </Row>
                 <Row label="Received"><Time value={sms.received_at} seconds /></Row>
                 <Row label="Created"><Time value={sms.created_at} seconds /></Row>
                 <Row label="Dispatched"><Time value={data.dispatchedAt} seconds /></Row>
@@ -102,26 +122,14 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
           {data.parts.length > 0 && (
             <Card>
               <CardHeader title="Segments" description="Each part as submitted to the carrier, with its receipt." />
-              <Table>
-                <thead><tr><Th>Part</Th><Th>Carrier message id</Th><Th>Status</Th><Th>Receipt</Th></tr></thead>
-                <tbody>
-                  {data.parts.map((part) => (
-                    <tr key={part.partNumber}>
-                      <Td>{part.partNumber}</Td>
-                      <Td><Mono>{part.carrierMessageId}</Mono></Td>
-                      <Td>{part.status}</Td>
-                      <Td>{part.receiptStat ? <><Mono>{part.receiptStat}{part.receiptError ? ` (err ${part.receiptError})` : ""}</Mono> · <Time value={part.receiptAt} seconds /></> : <span className="text-slate-400">—</span>}</Td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
+              <DataTable columns={partColumns} rows={data.parts} rowKey={(part) => String(part.partNumber)} empty={null} />
             </Card>
           )}
 
           <Card>
             <CardHeader title="Webhooks" description={platformView ? "Deliveries of this message's events (URLs hidden)." : "Deliveries of this message's events to its webhook URL, with every attempt."} />
             {data.webhooks.length === 0 ? (
-              <EmptyState title="No webhook deliveries" description="Set a webhook URL on a bulk send to receive this message's status changes." />
+              <EmptyState icon="webhook" title="No webhook deliveries" description="Set a webhook URL on a bulk send to receive this message's status changes." />
             ) : (
               <ul className="divide-y divide-slate-100">
                 {data.webhooks.map((delivery) => (
@@ -169,7 +177,10 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
                       <li key={event.id} className="relative" data-testid="timeline-event" data-kind={event.kind}>
                         <span aria-hidden className={cn("absolute top-1.5 -left-[1.6rem] h-2.5 w-2.5 rounded-full ring-4 ring-white", label.tone)} />
                         <p className="text-sm font-medium text-slate-900">{label.label}</p>
-                        {event.detail && <p className="text-xs break-words text-slate-500">{event.detail}</p>}
+                        {event.kind === "refunded" && released && (
+                          <p className="text-xs text-slate-700" data-testid="timeline-released"><Money value={released.amount} currency={sms.charge_currency} exact /> back to the balance</p>
+                        )}
+                        {event.detail && <p className="text-xs wrap-anywhere text-slate-500">{event.detail}</p>}
                         <p className="text-xs text-slate-400"><Time value={event.createdAt} seconds /></p>
                       </li>
                     );
@@ -191,7 +202,7 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
                       <p className="font-medium text-slate-900 capitalize">{entry.kind}</p>
                       <p className="text-xs text-slate-400"><Time value={entry.createdAt} seconds /></p>
                     </div>
-                    <Money value={entry.amount} currency={sms.charge_currency} signed precise />
+                    <Money value={entry.amount} currency={sms.charge_currency} signed exact />
                   </li>
                 ))}
               </ul>

@@ -1,20 +1,18 @@
 // The dashboard's bulk send: the API's request schema and the same acceptMessages as
 // POST /api/v1/sms/bulk, as the signed-in user. A route (not a server action) because a list of up to
 // 100,000 numbers is larger than a server action accepts, and the browser reports upload progress.
-import { requireAccountPermission } from "@/lib/auth/require-permission";
 import { dashboardRoute } from "@/lib/dashboard/dashboard-route";
-import { userActor } from "@/lib/dashboard/define-action";
+import { accountIdOf, userActor } from "@/lib/dashboard/define-action";
 import { parseJsonBody } from "@/lib/api/parse-request";
 import { sendBulkSmsRequestSchema } from "@/lib/api/sms/sms-schemas";
 import { acceptMessages } from "@/lib/messages/accept-messages";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardRoute(async (request) => {
-  const user = await requireAccountPermission("messages.send");
+export const POST = dashboardRoute("messages.send", async (request, user) => {
   const input = parseJsonBody(Buffer.from(await request.arrayBuffer()), sendBulkSmsRequestSchema);
   const send = await acceptMessages({
-    accountId: user.accountId,
+    accountId: accountIdOf(user),
     from: input.from,
     body: input.message,
     recipients: input.to,

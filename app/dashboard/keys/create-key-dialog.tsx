@@ -1,0 +1,50 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toaster";
+import type { FieldError } from "@/lib/errors";
+import { createKeyAction, type ShownKey } from "./actions";
+
+/** Names a new key (live or test); the created key goes to the reveal-once dialog. */
+export function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (key: ShownKey) => void }) {
+  const notify = useToast();
+  const [pending, startTransition] = useTransition();
+  const [fields, setFields] = useState<FieldError[] | undefined>();
+
+  function create(form: FormData) {
+    startTransition(async () => {
+      const result = await createKeyAction({ name: String(form.get("name") ?? ""), test: form.get("test") === "on" });
+      if (!result.ok) {
+        setFields(result.fields);
+        if (!result.fields) notify("error", result.error);
+        return;
+      }
+      setFields(undefined);
+      onCreated(result.data);
+    });
+  }
+
+  return (
+    <Dialog open={open} onRequestClose={onClose} title="Create an API key" description="Name the key after where it will live, e.g. “production server”." testId="create-key-dialog">
+      <form id="create-key-form" onSubmit={submitHandler(create)} className="space-y-4">
+        <Field id="key-name" label="Name" error={errorFor(fields, "name")}>
+          <Input id="key-name" name="name" required maxLength={100} data-autofocus invalid={!!errorFor(fields, "name")} placeholder="Production server" />
+        </Field>
+        <label className="flex items-start gap-3 rounded-lg border border-slate-200 p-3 text-sm">
+          <input type="checkbox" name="test" className="mt-0.5 h-4 w-4 accent-violet-600" />
+          <span>
+            <span className="font-medium text-slate-900">Test key</span>
+            <span className="block text-slate-500">Messages are priced and simulated but never reach a carrier and never touch the balance.</span>
+          </span>
+        </label>
+      </form>
+      <div className="mt-5 flex justify-end gap-2">
+        <Button variant="secondary" onClick={onClose}>Cancel</Button>
+        <Button type="submit" form="create-key-form" disabled={pending}>{pending ? "Creating…" : "Create key"}</Button>
+      </div>
+    </Dialog>
+  );
+}
