@@ -2,6 +2,7 @@
 // Runs the performance scenarios of issue 6 side by side with their competitors, prints a table per
 // scenario and writes everything as JSON under bench/results/ (latest.json is the last run).
 import { parseArgs } from "node:util";
+import { buildServer } from "@/scripts/build-server";
 import { cleanUpOnSignals } from "./lib/cleanup";
 import { DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
 import { describeMachine, formatTable, log, writeResults } from "./lib/report";
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
   }
   const { only, settings } = parsed;
   cleanUpOnSignals();
+  await buildServer();
   const machine = describeMachine();
   log(`machine: ${JSON.stringify(machine)}`);
   const startedAt = new Date();

@@ -45,6 +45,8 @@ const envSchema = z.object({
   SMPP_NETONE: carrierUrl,
   SMPP_TELECEL: carrierUrl,
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
+  /** The Demo account on an empty database when the server starts. */
+  SEED_DEMO: booleanFlag.optional(),
   TRUST_PROXY: booleanFlag.default(false),
   /** Processes serving HTTP: 1 (no cluster), N (a primary and N node:cluster workers), or `auto` (one per core). */
   HTTP_PROCESSES: z
@@ -60,6 +62,7 @@ export type Env = z.infer<typeof envSchema> & {
   NEXTAUTH_SECRET: string;
   NEXTAUTH_URL: string;
   WEBHOOK_ALLOW_PRIVATE: boolean;
+  SEED_DEMO: boolean;
 };
 
 let cached: Env | undefined;
@@ -95,6 +98,7 @@ export function loadEnv(source: Record<string, string | undefined>): Env {
     NEXTAUTH_SECRET: env.NEXTAUTH_SECRET ?? secrets!.nextAuthSecret,
     NEXTAUTH_URL: env.NEXTAUTH_URL ?? `http://localhost:${env.PORT}`,
     WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? env.NODE_ENV !== "production",
+    SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV === "development",
   };
 }
 

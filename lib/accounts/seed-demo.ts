@@ -1,13 +1,15 @@
-import crypto from "node:crypto";
+import { generatePassword } from "@/lib/auth/password";
 import { db } from "@/lib/db/client";
 import { createAccount } from "./create-account";
 
 const DEMO_OWNER_EMAIL = "owner@demo.tumira.local";
 
+export type DemoAccount = { accountId: string; email: string; password: string };
+
 /** On an empty database: the Demo account (USD 100.00, sender DEMO) and its owner, whose password is returned once. */
-export async function seedDemo(): Promise<{ accountId: string; email: string; password: string } | null> {
+export async function seedDemo(): Promise<DemoAccount | null> {
   if ((await db().account.count()) > 0) return null;
-  const password = crypto.randomBytes(12).toString("base64url");
+  const password = generatePassword();
   const account = await createAccount({
     name: "Demo",
     currency: "USD",
