@@ -58,7 +58,8 @@ function main() {
   process.env.NEXT_TELEMETRY_DISABLED ??= "1";
   if (name === "server") {
     setServerDefaults();
-    if (!isFresh(".next/BUILD_ID", DASHBOARD_SOURCES)) build("Building the dashboard and the server (npm run build)…", "npm", ["run", "build"]);
+    // `--api-only` serves no dashboard, and needs none built.
+    if (!args.includes("--api-only") && !isFresh(".next/BUILD_ID", DASHBOARD_SOURCES)) build("Building the dashboard and the server (npm run build)…", "npm", ["run", "build"]);
   }
   if (!isFresh("dist/BUILT", SERVER_SOURCES)) build("Building the server…", process.execPath, ["--import", "tsx", "scripts/build-server.ts"]);
   const entry = path.join(ROOT, "dist", `${name}.js`);

@@ -32,15 +32,18 @@ export async function startServerProcess(options: {
   dataDir: string;
   /** The built entry: dist/<entry>.js. */
   entry?: "server" | "worker";
+  /** Another script to run instead of the entry, relative to the project. */
+  script?: string;
   args?: string[];
   /** Node's own flags, before the script. */
   nodeArgs?: string[];
-  env?: Record<string, string>;
+  /** Added to the test's environment; an undefined value removes a variable. */
+  env?: Record<string, string | undefined>;
   /** Path polled until it answers 200 (null: wait for the process only). */
   readyPath?: string | null;
 }): Promise<ServerProcess> {
   const port = await freePort();
-  const script = path.join(DIST_DIR, `${options.entry ?? "server"}.js`);
+  const script = options.script ?? path.join(DIST_DIR, `${options.entry ?? "server"}.js`);
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...(options.args ?? ["--api-only"])], {
     env: {
       ...process.env,
