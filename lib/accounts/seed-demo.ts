@@ -1,14 +1,17 @@
 import { generatePassword } from "@/lib/auth/password";
-import { db } from "@/lib/db/client";
+import { sql } from "@/lib/db/client";
 import { createAccount } from "./create-account";
 
 const DEMO_OWNER_EMAIL = "owner@demo.tumira.local";
 
 export type DemoAccount = { accountId: string; email: string; password: string };
 
-/** On an empty database: the Demo account (USD 100.00, sender DEMO) and its owner, whose password is returned once. */
+/**
+ * On an empty database: the Demo account (USD 100.00, sender DEMO) and its owner, whose password is
+ * returned once. The check is raw SQL: it runs at every start, Prisma only when there is a demo to make.
+ */
 export async function seedDemo(): Promise<DemoAccount | null> {
-  if ((await db().account.count()) > 0) return null;
+  if (await sql().get(`SELECT 1 AS "found" FROM "Account" LIMIT 1`)) return null;
   const password = generatePassword();
   const account = await createAccount({
     name: "Demo",

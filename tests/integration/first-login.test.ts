@@ -65,7 +65,7 @@ describe("first login", () => {
 
   it("NODE_ENV=production: no demo; the server says how to create the first admin, the CLI creates it, then the server stops asking", async () => {
     const { database, sql } = await emptyDatabase();
-    const env = { NODE_ENV: "production", SEED_DEMO: undefined, SMSC_SIMULATOR: "off", RUN_DISPATCHER: "false" };
+    const env: Record<string, string | undefined> = { NODE_ENV: "production", SEED_DEMO: undefined, SMSC_SIMULATOR: "off", RUN_DISPATCHER: "false" };
     const first = await start(database, { env });
     expect(printed(first)).toContain(ADMIN_HINT);
     expect(printed(first)).not.toContain("demo");

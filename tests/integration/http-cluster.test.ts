@@ -40,7 +40,7 @@ beforeAll(async () => {
       SMSC_SIMULATOR_DLR_DELAY_MS: "50",
     },
   });
-  await waitFor(async () => listeningWorkers().length >= 2, "both HTTP workers to listen");
+  await waitFor(async () => listeningWorkers().length >= 2 && logLines().some((line) => line.msg === "tumira listening"), "both HTTP workers to listen");
   account = await seedAccount({ name: "Cluster", balance: OPENING_BALANCE, senders: ["CLUSTER"] });
 });
 
