@@ -33,8 +33,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    // A fresh database for every run; the built app started as `npm start` would, without the build step.
-    command: `rm -rf ${e2eDataDir} && node --import tsx server.ts`,
+    // A fresh database for every run; the built server (compiled here, the dashboard by `npm run build`)
+    // started with plain node as `npm start` runs it, without the launcher's build check.
+    command: `npm run --silent build:server && rm -rf ${e2eDataDir} && node dist/server.js`,
     url: `${e2eBaseUrl}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -1,16 +1,18 @@
-// Production server entry: `tsx server.ts` (npm start runs it after build, migrate and seed).
-// `--dev` serves the dashboard with Next's dev server; `--api-only` serves only the HTTP API.
-// HTTP_PROCESSES=N > 1 makes this process a cluster primary with N HTTP workers (lib/server/start-server.ts).
-// Outside --dev the server's code runs from its plain-JavaScript bundle (lib/server/bundle.ts).
-import { importServerEntry } from "@/lib/server/bundle";
+// The server process. `npm start` runs it built (dist/server.js, through scripts/launch.cjs);
+// `npm run dev` runs it from the TypeScript sources under tsx with `--dev` (Next's dev server).
+// `--api-only` serves only the HTTP API. HTTP_PROCESSES=N > 1 makes this process a cluster primary
+// with N HTTP workers (lib/server/start-server.ts).
+import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
+import { describeFirstLogin, prepareFirstLogin } from "@/lib/server/first-login";
+import { startServer, stopOnSignals } from "@/lib/server/start-server";
 
 async function main() {
   const args = new Set(process.argv.slice(2));
-  const dev = args.has("--dev");
-  const { startServer, stopOnSignals } = dev ? await import("@/lib/server/server-entry") : await importServerEntry();
-  const running = await startServer({ dashboard: !args.has("--api-only"), dev });
+  const running = await startServer({ dashboard: !args.has("--api-only"), dev: args.has("--dev") });
   stopOnSignals(running.stop);
+  const firstLogin = await prepareFirstLogin({ seedDemo: getEnv().SEED_DEMO });
+  console.log(describeFirstLogin(firstLogin, `http://localhost:${running.port}`));
 }
 
 main().catch((error) => {

@@ -1,4 +1,4 @@
-// The measured process of `npm run bench:handler` (bench/handler.ts), run from its bundle: single
+// The measured process of `npm run bench:handler` (bench/handler.ts), run compiled (dist/): single
 // sends through runApiRequest, BENCH_CONCURRENCY at a time, for BENCH_ROUNDS rounds of BENCH_SECONDS
 // after one unmeasured round. Prints one JSON line per round on stdout.
 import { runApiRequest } from "@/lib/api/handle-api-request";

@@ -1,13 +1,12 @@
 // `npm run bench:handler [-- --engine sqlite --rounds 5 --seconds 3 --concurrency 50]`: what one
 // single send costs the server's thread, without HTTP and without a load generator sharing the
 // cores. POST /api/v1/sms runs through runApiRequest (authentication, validation, pricing, the group
-// commit, the 202 body) in a loop of concurrent sends, in a process of its own running the bundled
-// code as the server does. Prints sends per second and CPU µs per send for each round: a figure the
+// commit, the 202 body) in a loop of concurrent sends, in a process of its own running the code
+// compiled as the server's is (scripts/build-server.ts). Prints sends per second and CPU µs per send for each round: a figure the
 // machine's noise moves less than the HTTP scenarios', for comparing two versions of the send path.
 import { execFile } from "node:child_process";
-import path from "node:path";
 import { parseArgs, promisify } from "node:util";
-import { BUNDLE_DIR, bundleModule } from "@/lib/server/bundle";
+import { buildServer, compileEntries } from "@/scripts/build-server";
 import { cleanUpOnSignals } from "./lib/cleanup";
 import { createBenchDatabase, DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
 import { describeMachine, formatTable, log } from "./lib/report";
@@ -34,7 +33,9 @@ async function main(): Promise<void> {
   const concurrency = Math.max(1, positive(values.concurrency, "concurrency"));
   cleanUpOnSignals();
   log(`machine: ${JSON.stringify(describeMachine())}`);
-  const entry = await bundleModule(path.join(import.meta.dirname, "handler-loop.ts"), path.join(BUNDLE_DIR, "bench-handler-loop.cjs"), "cjs");
+  // The CLI sets the account up; the loop runs in dist/bench-handler-loop.js.
+  await buildServer();
+  const [entry] = await compileEntries({ "bench-handler-loop": "bench/handler-loop.ts" });
   const database = await createBenchDatabase(engine, values["postgres-url"]);
   try {
     const account = await createBenchAccount(database);

@@ -3,6 +3,7 @@
 // per scenario as it goes, and writes the run as JSON and as an HTML report with charts under
 // bench/results/ (latest.json and latest.html are the newest run).
 import { parseArgs } from "node:util";
+import { buildServer } from "@/scripts/build-server";
 import { cleanUpOnSignals } from "./lib/cleanup";
 import { DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
 import { describeMachine, formatTable, log, writeResults } from "./lib/report";
@@ -108,6 +109,7 @@ async function main(): Promise<void> {
   }
   const { only, settings } = parsed;
   cleanUpOnSignals();
+  await buildServer();
   const machine = describeMachine();
   log(`machine: ${JSON.stringify(machine)}`);
   const startedAt = new Date();

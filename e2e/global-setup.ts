@@ -19,7 +19,7 @@ export type E2eFixtures = {
 };
 
 export function cli(argv: string[]): Record<string, unknown> {
-  const stdout = execFileSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...argv], {
+  const stdout = execFileSync(process.execPath, ["dist/cli.js", ...argv], {
     env: { ...process.env, DATA_DIR: e2eDataDir, DATABASE_URL: `file:${path.join(e2eDataDir, "tumira.db")}`, LOG_LEVEL: "warn" },
     encoding: "utf8",
   });

@@ -40,6 +40,8 @@ const envSchema = z.object({
   SMPP_NETONE: carrierUrl,
   SMPP_TELECEL: carrierUrl,
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
+  /** The Demo account on an empty database when the server starts. */
+  SEED_DEMO: booleanFlag.optional(),
   TRUST_PROXY: booleanFlag.default(false),
   /** The lean HTTP path (docs/decisions/0001-own-http1-path.md); false: every request through node:http. */
   HTTP_LEAN_PATH: booleanFlag.default(true),
@@ -57,6 +59,7 @@ export type Env = z.infer<typeof envSchema> & {
   NEXTAUTH_SECRET: string;
   NEXTAUTH_URL: string;
   WEBHOOK_ALLOW_PRIVATE: boolean;
+  SEED_DEMO: boolean;
 };
 
 let cached: Env | undefined;
@@ -91,6 +94,7 @@ export function loadEnv(source: Record<string, string | undefined>): Env {
     NEXTAUTH_SECRET: env.NEXTAUTH_SECRET ?? secrets!.nextAuthSecret,
     NEXTAUTH_URL: env.NEXTAUTH_URL ?? `http://localhost:${env.PORT}`,
     WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE ?? env.NODE_ENV !== "production",
+    SEED_DEMO: env.SEED_DEMO ?? env.NODE_ENV === "development",
   };
 }
 

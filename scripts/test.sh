@@ -28,8 +28,8 @@ fi
 if [ "${SKIP_E2E:-}" = "1" ]; then
   echo "== e2e skipped (SKIP_E2E=1)"
 else
-  echo "== e2e: building the app"
-  npx next build > test-results/next-build.log 2>&1 || { cat test-results/next-build.log; status=1; }
+  echo "== e2e: building the app (npm run build)"
+  npm run build > test-results/next-build.log 2>&1 || { cat test-results/next-build.log; status=1; }
   echo "== e2e: Playwright in Chromium"
   PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json npx playwright test --reporter=list,json || status=1
 fi

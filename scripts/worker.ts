@@ -3,12 +3,15 @@
 // one PostgreSQL). Carriers without an SMPP_<CARRIER> URL go to the simulator on
 // 127.0.0.1:SMSC_SIMULATOR_PORT (`npm run smsc`, or SMSC_SIMULATOR=on to run it in this process).
 // SIGTERM/SIGINT: stop claiming, let in-flight submits finish (bounded), release the rest, exit 0.
-// The worker's code runs from the server's plain-JavaScript bundle (lib/server/bundle.ts).
-import { importServerEntry } from "@/lib/server/bundle";
+import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
+import { closeDatabase } from "@/lib/db/client";
+import { prepareDatabase } from "@/lib/setup/prepare-database";
+import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
+import { stopBackgroundServices } from "@/lib/delivery/background-services";
+import { stopOnSignals } from "@/lib/server/start-server";
 
 async function main() {
-  const { getEnv, closeDatabase, prepareDatabase, startDeliveryServices, stopBackgroundServices, stopOnSignals } = await importServerEntry();
   const env = getEnv();
   await prepareDatabase();
   const services = await startDeliveryServices({ dispatcher: true, simulator: env.SMSC_SIMULATOR === "on" });

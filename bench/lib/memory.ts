@@ -2,7 +2,7 @@ import fs from "node:fs";
 
 /**
  * Peak resident set size (VmHWM) of a live process and all its descendants so far, summed, in MB:
- * a cluster server's primary and workers (and tsx's esbuild service). Null once the process has
+ * a cluster server's primary and workers. Null once the process has
  * exited. The sum of each process's own peak is an upper bound of the tree's peak at any instant.
  */
 export function peakRssMb(pid: number): number | null {

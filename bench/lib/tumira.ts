@@ -1,9 +1,12 @@
 // Tumira under test: an account set up through the admin CLI (as an operator would), and the real
-// server process (`server.ts --api-only`, with HTTP_PROCESSES from --processes) on a free port.
+// server process (`dist/server.js --api-only`, with HTTP_PROCESSES from --processes) on a free port.
+// The benchmarks' entry points build dist/ first (scripts/build-server.ts).
 import { execFile } from "node:child_process";
+import path from "node:path";
 import { promisify } from "node:util";
 import { startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
 import { openSql, type Sql } from "@/lib/db/sql";
+import { DIST_DIR } from "@/scripts/build-server";
 import { createBenchDatabase, type BenchDatabase, type Engine } from "./database";
 import { cpuSeconds, peakRssMb, sampleTreeRss } from "./memory";
 import { whileRunning } from "./cleanup";
@@ -22,7 +25,7 @@ function processEnv(database: BenchDatabase): Record<string, string> {
 }
 
 export async function cli(database: BenchDatabase, args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
+  const { stdout } = await run(process.execPath, [path.join(DIST_DIR, "cli.js"), ...args], {
     env: { ...process.env, ...processEnv(database) },
     maxBuffer: 16 * 1024 * 1024,
   });
@@ -59,13 +62,12 @@ export type TumiraOptions = {
 
 /** Starts the API-only server (dispatcher off unless env says otherwise). */
 export async function startTumira(database: BenchDatabase, { processes, env = {}, profileDir }: TumiraOptions): Promise<TumiraServer> {
-  // --cpu-prof is refused in NODE_OPTIONS; node takes it after `--import tsx` too, before the script.
-  // Cluster workers inherit the primary's node flags, so each writes its own profile.
-  const entry = profileDir ? { script: "--cpu-prof", args: [`--cpu-prof-dir=${profileDir}`, "server.ts", "--api-only"] } : { args: ["--api-only"] };
+  // --cpu-prof is refused in NODE_OPTIONS. Cluster workers inherit the primary's node flags, so each
+  // writes its own profile.
   const server = await startServerProcess({
     databaseUrl: database.url,
     dataDir: database.dataDir,
-    ...entry,
+    nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
     env: { RUN_DISPATCHER: "false", SMSC_SIMULATOR: "off", HTTP_PROCESSES: String(processes), ...processEnv(database), ...env },
   });
   // The whole process tree: a cluster's primary and workers.

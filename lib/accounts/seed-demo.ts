@@ -1,13 +1,18 @@
-import crypto from "node:crypto";
-import { db } from "@/lib/db/client";
+import { generatePassword } from "@/lib/auth/password";
+import { sql } from "@/lib/db/client";
 import { createAccount } from "./create-account";
 
 const DEMO_OWNER_EMAIL = "owner@demo.tumira.local";
 
-/** On an empty database: the Demo account (USD 100.00, sender DEMO) and its owner, whose password is returned once. */
-export async function seedDemo(): Promise<{ accountId: string; email: string; password: string } | null> {
-  if ((await db().account.count()) > 0) return null;
-  const password = crypto.randomBytes(12).toString("base64url");
+export type DemoAccount = { accountId: string; email: string; password: string };
+
+/**
+ * On an empty database: the Demo account (USD 100.00, sender DEMO) and its owner, whose password is
+ * returned once. The check is raw SQL: it runs at every start, Prisma only when there is a demo to make.
+ */
+export async function seedDemo(): Promise<DemoAccount | null> {
+  if (await sql().get(`SELECT 1 AS "found" FROM "Account" LIMIT 1`)) return null;
+  const password = generatePassword();
   const account = await createAccount({
     name: "Demo",
     currency: "USD",

@@ -6,6 +6,11 @@ const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keyl
 const PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 
+/** A first password for a user the platform creates, shown once to whoever passes it on. */
+export function generatePassword(): string {
+  return crypto.randomBytes(12).toString("base64url");
+}
+
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
   const hash = await scrypt(password, salt, KEY_LENGTH, PARAMS);

@@ -14,6 +14,7 @@ import { creditBalance } from "@/lib/ledger/credit-balance";
 import { addSender } from "@/lib/senders/add-sender";
 import { approveSender } from "@/lib/senders/approve-sender";
 import { createUser } from "@/lib/users/create-user";
+import { createPlatformAdmin } from "@/lib/users/create-platform-admin";
 import { roleSchema } from "@/lib/users/roles";
 import { setRate } from "@/lib/rates/rates";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
@@ -147,6 +148,13 @@ export const commands: Record<string, Command> = {
       const user = await createUser({ email: flags.email, password: flags.password, role: flags.role, accountId: flags.account ?? null, actor: ACTOR });
       return { id: user.id, email: user.email, role: user.role, account_id: user.accountId };
     },
+  ),
+
+  "users:create-admin": command(
+    "Create a platform admin with a generated password, printed only here",
+    { email: { type: "string" } },
+    z.object({ email: required("email") }),
+    async (flags) => createPlatformAdmin({ email: flags.email, actor: ACTOR }),
   ),
 
   "rates:set": command(

@@ -230,7 +230,7 @@ const INT8_OID = 20;
 /**
  * Required only when a process opens PostgreSQL: on SQLite it would be 11 MB of every process's memory.
  * Resolved from the project root (the working directory, as for migrations), which holds wherever
- * this module runs: its source, a bundle of either format (lib/server/bundle.ts), Next's server build.
+ * this module runs: its source, the server built into dist/, Next's server build.
  */
 export const requireOnPostgres = createRequire(path.join(process.cwd(), "package.json"));
 let loadedPg: typeof pg | undefined;

@@ -1,11 +1,10 @@
-// The primary's side of HTTP_PROCESSES > 1: forks the HTTP workers (lib/server/http-worker.ts, bundled
-// into plain JavaScript by lib/server/bundle.ts) on the shared port (node:cluster; the
-// primary accepts connections and hands them out round-robin), replaces a worker that dies, stops
-// them gracefully, and gives up when none of them can start.
+// The primary's side of HTTP_PROCESSES > 1: forks the HTTP workers (lib/server/http-worker.ts) on the
+// shared port (node:cluster; the primary accepts connections and hands them out round-robin),
+// replaces a worker that dies, stops them gracefully, and gives up when none of them can start.
 import cluster, { type Worker } from "node:cluster";
+import path from "node:path";
 import { logger } from "@/lib/log";
 import { serveClusterMetrics } from "@/lib/metrics-cluster";
-import { chooseWorkerEntry } from "./bundle";
 import type { HttpServing, ServeOptions } from "./http-server";
 
 /** The environment variable that hands the serve options to a worker. */
@@ -20,6 +19,26 @@ const MAX_START_FAILURES = 5;
 /** Workers finish in-flight requests within their 15 s grace; past this they are killed. */
 const STOP_DEADLINE_MS = 20_000;
 
+export type WorkerEntry = { exec: string; execArgv: string[] };
+
+/**
+ * The worker's entry beside the running code, in the same form: dist/http-worker.js beside the built
+ * server (dist/server.js), lib/server/http-worker.ts beside this source under tsx, whose loader flag
+ * the workers then inherit with the primary's other flags.
+ */
+export function chooseWorkerEntry(moduleFile: string = __filename, execArgv: string[] = process.execArgv): WorkerEntry {
+  return { exec: path.join(path.dirname(moduleFile), `http-worker${path.extname(moduleFile)}`), execArgv: withSmallYoungGeneration(execArgv) };
+}
+
+/**
+ * Small V8 semi-spaces: a busy worker's young generation would grow to several times what a
+ * request's short-lived garbage needs (decision 0007). A size given explicitly wins.
+ */
+export function withSmallYoungGeneration(execArgv: string[]): string[] {
+  if (execArgv.some((arg) => arg.startsWith("--max-semi-space-size"))) return execArgv;
+  return [...execArgv, "--max-semi-space-size=4"];
+}
+
 type Slot = { worker: Worker; startedAt: number; listening: boolean; quickDeaths: number; exited: Promise<void>; restart?: NodeJS.Timeout };
 
 /**
@@ -27,7 +46,7 @@ type Slot = { worker: Worker; startedAt: number; listening: boolean; quickDeaths
  * start (MAX_START_FAILURES deaths before listening in a row), stops the rest and calls onGiveUp.
  */
 export async function startHttpWorkers(options: ServeOptions, processes: number, onGiveUp: (error: Error) => void): Promise<HttpServing> {
-  cluster.setupPrimary(await chooseWorkerEntry());
+  cluster.setupPrimary(chooseWorkerEntry());
   const workerEnv = { [WORKER_OPTIONS_VARIABLE]: JSON.stringify(options) };
   const slots: Slot[] = [];
   let stopping = false;

@@ -1,5 +1,5 @@
-import crypto from "node:crypto";
 import { z } from "zod";
+import { generatePassword } from "@/lib/auth/password";
 import { accountRoles } from "./roles";
 import { createUser, emailSchema } from "./create-user";
 
@@ -13,7 +13,7 @@ export const addMemberSchema = z.object({
  * owner to pass on (Tumira sends no email).
  */
 export async function addMember(input: z.infer<typeof addMemberSchema> & { accountId: string; actor: string }) {
-  const password = crypto.randomBytes(12).toString("base64url");
+  const password = generatePassword();
   const user = await createUser({ email: input.email, password, role: input.role, accountId: input.accountId, actor: input.actor });
   return { id: user.id, email: user.email, role: user.role, password };
 }

@@ -1,6 +1,9 @@
-// Runs a real Tumira process (tsx server.ts or another entry) for over-the-wire tests.
+// Runs a real Tumira process for over-the-wire tests: a built entry (dist/server.js by default) with
+// plain node, as production runs it. tests/global-setup.ts builds dist/ once per test run.
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
+import path from "node:path";
+import { DIST_DIR } from "@/scripts/build-server";
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -27,14 +30,21 @@ export type ServerProcess = {
 export async function startServerProcess(options: {
   databaseUrl: string;
   dataDir: string;
+  /** The built entry: dist/<entry>.js. */
+  entry?: "server" | "worker";
+  /** Another script to run instead of the entry, relative to the project. */
   script?: string;
   args?: string[];
-  env?: Record<string, string>;
+  /** Node's own flags, before the script. */
+  nodeArgs?: string[];
+  /** Added to the test's environment; an undefined value removes a variable. */
+  env?: Record<string, string | undefined>;
   /** Path polled until it answers 200 (null: wait for the process only). */
   readyPath?: string | null;
 }): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", options.script ?? "server.ts", ...(options.args ?? ["--api-only"])], {
+  const script = options.script ?? path.join(DIST_DIR, `${options.entry ?? "server"}.js`);
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...(options.args ?? ["--api-only"])], {
     env: {
       ...process.env,
       NODE_ENV: "test",

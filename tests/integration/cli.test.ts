@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "@/lib/cli/run-cli";
 import { db } from "@/lib/db/client";
 import { hashToken } from "@/lib/keys/token";
+import { verifyPassword } from "@/lib/auth/password";
 import { useTestDatabase } from "../helpers/test-database";
 
 useTestDatabase();
@@ -81,6 +82,20 @@ describe("cli", () => {
     await refused(["users:create", "--email", "x@y.zw", "--password", "long enough pw", "--role", "owner"], /needs an account/);
     await refused(["users:create", "--email", "dev@acme.co.zw", "--password", "long enough pw", "--role", "developer", "--account", id], /already exists/);
     await refused(["users:create", "--email", "not-an-email", "--password", "long enough pw", "--role", "support"], /email/);
+  });
+
+  it("users:create-admin makes a platform admin with a generated password, printed once and stored hashed", async () => {
+    const admin = await ok(["users:create-admin", "--email", "Root@Tumira.test"]);
+    expect(admin).toEqual({ id: expect.any(String), email: "root@tumira.test", role: "admin", password: expect.stringMatching(/^[\w-]{16}$/) });
+    const stored = await db().user.findUniqueOrThrow({ where: { id: admin.id } });
+    expect(stored).toMatchObject({ role: "admin", accountId: null });
+    expect(stored.passwordHash).not.toContain(admin.password);
+    expect(await verifyPassword(admin.password, stored.passwordHash)).toBe(true);
+    expect((await ok(["users:create-admin", "--email", "second@tumira.test"])).password).not.toBe(admin.password);
+    await refused(["users:create-admin", "--email", "root@tumira.test"], /already exists/);
+    await refused(["users:create-admin", "--email", "not-an-email"], /email/);
+    await refused(["users:create-admin"], /--email is required/);
+    expect(await db().user.count({ where: { role: "admin" } })).toBe(2);
   });
 
   it("rates:set sets platform defaults and account overrides, refusing unknown operators", async () => {

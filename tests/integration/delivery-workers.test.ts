@@ -24,7 +24,7 @@ async function startWorker(): Promise<ServerProcess> {
   const worker = await startServerProcess({
     databaseUrl: database.current().url,
     dataDir: database.current().dataDir,
-    script: "scripts/worker.ts",
+    entry: "worker",
     args: [],
     readyPath: null,
     env: { ...carrierUrls(simulator.port, "?tps=1000"), SMSC_SIMULATOR: "off", LOG_LEVEL: "info" },

@@ -27,7 +27,7 @@ function startWorker(): Promise<ServerProcess> {
   return startServerProcess({
     databaseUrl: database.current().url,
     dataDir: database.current().dataDir,
-    script: "scripts/worker.ts",
+    entry: "worker",
     args: [],
     readyPath: null,
     env: { ...carrierUrls(simulator.port, "?tps=1000"), SMSC_SIMULATOR: "off", DELIVERY_LEASE_SECONDS: "5", LOG_LEVEL: "warn" },

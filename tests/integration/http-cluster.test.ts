@@ -2,14 +2,14 @@
 // dispatcher, SMSC simulator) and two HTTP workers on one port. Concurrent sends and reads over many
 // connections, /metrics merged across the three processes, a SIGKILLed worker replaced, SQLite
 // checkpointed by the primary alone, SIGTERM with sends in flight, and a primary that gives up when
-// no worker can start. Workers run the bundled JavaScript (lib/server/bundle.ts), not TypeScript
-// under tsx.
+// no worker can start. The primary and its workers run the built JavaScript (dist/) with plain node.
 import fs from "node:fs";
 import net from "node:net";
+import path from "node:path";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { WORKER_BUNDLE } from "@/lib/server/bundle";
+import { DIST_DIR } from "@/scripts/build-server";
 import { callApi, seedAccount, type ApiCall, type SeededAccount } from "../helpers/api-test-server";
 import { waitFor } from "../helpers/delivery";
 import { useTestDatabase } from "../helpers/test-database";
@@ -40,7 +40,7 @@ beforeAll(async () => {
       SMSC_SIMULATOR_DLR_DELAY_MS: "50",
     },
   });
-  await waitFor(async () => listeningWorkers().length >= 2, "both HTTP workers to listen");
+  await waitFor(async () => listeningWorkers().length >= 2 && logLines().some((line) => line.msg === "tumira listening"), "both HTTP workers to listen");
   account = await seedAccount({ name: "Cluster", balance: OPENING_BALANCE, senders: ["CLUSTER"] });
 });
 
@@ -73,10 +73,10 @@ function commandLine(pid: number): string[] {
   return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
 }
 
-/** The primary's flags were `--import tsx` only: a bundled worker runs without it, on the bundle. */
-function expectBundledWorker(pid: number): void {
+/** The primary had no node flags: a worker has the small semi-spaces only, on the built worker. */
+function expectBuiltWorker(pid: number): void {
   const [, ...argv] = commandLine(pid);
-  expect(argv).toEqual(["--max-semi-space-size=4", WORKER_BUNDLE, "--api-only"]);
+  expect(argv).toEqual(["--max-semi-space-size=4", path.join(DIST_DIR, "http-worker.js"), "--api-only"]);
 }
 
 /** A single send to a fresh Econet number (never one of the simulator's failure numbers, 0001-0008). */
@@ -123,10 +123,9 @@ describe("HTTP_PROCESSES=2", () => {
     expect(logLines().find((line) => line.msg === "tumira listening")).toMatchObject({ processes: 2 });
   });
 
-  it("runs the workers as bundled JavaScript without tsx, the primary still under tsx", () => {
-    expect(commandLine(server.child.pid!).slice(1, 3)).toEqual(["--import", "tsx"]);
-    expect(logLines().find((line) => line.msg === "http worker bundled")).toMatchObject({ file: WORKER_BUNDLE });
-    for (const worker of listeningWorkers()) expectBundledWorker(worker.pid);
+  it("runs the primary and the workers as built JavaScript with plain node", () => {
+    expect(commandLine(server.child.pid!).slice(1)).toEqual([path.join(DIST_DIR, "server.js"), "--api-only"]);
+    for (const worker of listeningWorkers()) expectBuiltWorker(worker.pid);
   });
 
   it(`accepts ${CONCURRENT} concurrent sends over as many connections: every 202 committed and held, balance = ledger`, async () => {
@@ -166,7 +165,7 @@ describe("HTTP_PROCESSES=2", () => {
     expect(logLines().find((line) => line.msg === "http worker died; replacing it")).toMatchObject({ worker: victim.worker, pid: victim.pid });
     expect(isAlive(victim.pid)).toBe(false);
     expect(isAlive(survivor.pid) && isAlive(replacement.pid)).toBe(true);
-    expectBundledWorker(replacement.pid);
+    expectBuiltWorker(replacement.pid);
 
     const health = await Promise.all(Array.from({ length: 40 }, () => callApi(server.url, "GET", "/api/health")));
     expect(health.map((call) => call.status)).toEqual(Array(40).fill(200));

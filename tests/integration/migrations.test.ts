@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSql, type Sql } from "@/lib/db/sql";
 import { getMigrationStatus, migrate, readMigrations, splitStatements } from "@/lib/db/migrate";
+import { DIST_DIR } from "@/scripts/build-server";
 import { derivePostgresSchema } from "@/scripts/prisma-schemas";
 import { createEmptyDatabase, type TestDatabase } from "../helpers/test-database";
 
@@ -95,7 +96,7 @@ describe("migrations", () => {
     const { database } = opened.at(-1)!;
     const runMigrate = () =>
       new Promise<{ code: number | null; output: string }>((resolve) => {
-        const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "migrate"], {
+        const child = spawn(process.execPath, [path.join(DIST_DIR, "cli.js"), "migrate"], {
           env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: database.dataDir, NODE_ENV: "test" },
         });
         let output = "";
