@@ -48,6 +48,7 @@ const layerZones = [
   { target: DB, from: [...DOMAINS, ...ENTRIES], message: "lib/db (storage) never imports a domain: shared vocabulary belongs in lib/model." },
   { target: MODEL, from: [...DOMAINS, ...DB], message: "lib/model is vocabulary the domains and lib/db import; it imports neither." },
   { target: API, from: [...DASHBOARD, ...SERVER, ...CLI], message: "lib/api never imports the dashboard, the server or the CLI." },
+  { target: SETUP, from: [...DASHBOARD, ...SERVER, ...API, ...CLI], message: "lib/setup is used by the entries; it never imports them." },
   { target: DASHBOARD, from: [...SERVER, ...CLI], message: "The dashboard never imports the server or the CLI." },
   { target: CLI, from: [...API, ...DASHBOARD, ...SERVER], message: "The CLI calls domains, not the API, the dashboard or the server." },
   // The leaf modules (lib/env.ts, lib/errors.ts, lib/log.ts, ...) are importable from anywhere, so they import no layer.
