@@ -1,5 +1,6 @@
 // ESLint: TypeScript, React hooks and Next's rules, and the layering rule (docs/README.md, "Working on the code").
 // `npm run lint` runs it with --max-warnings 0, then `prettier --check .`.
+import { defineConfig, globalIgnores } from "eslint/config";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
@@ -56,20 +57,18 @@ const layerZones = [
   { target: "lib/*.ts", from: ["app", "components", "server.ts"], message: "A leaf module of lib/ imports no layer." },
 ];
 
-export default tseslint.config(
-  {
-    ignores: [
-      "node_modules/",
-      ".next/",
-      "lib/db/generated/",
-      "next-env.d.ts",
-      "data/",
-      "test-results/",
-      "playwright-report/",
-      "bench/results/",
-      "coverage/",
-    ],
-  },
+export default defineConfig(
+  globalIgnores([
+    "node_modules/",
+    ".next/",
+    "lib/db/generated/",
+    "next-env.d.ts",
+    "data/",
+    "test-results/",
+    "playwright-report/",
+    "bench/results/",
+    "coverage/",
+  ]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
