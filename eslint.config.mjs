@@ -1,5 +1,6 @@
 // ESLint: TypeScript, React hooks and Next's rules, and the layering rule (docs/README.md, "Working on the code").
 // `npm run lint` runs it with --max-warnings 0, then `prettier --check .`.
+import { defineConfig, globalIgnores } from "eslint/config";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
@@ -48,6 +49,7 @@ const layerZones = [
   { target: DB, from: [...DOMAINS, ...ENTRIES], message: "lib/db (storage) never imports a domain: shared vocabulary belongs in lib/model." },
   { target: MODEL, from: [...DOMAINS, ...DB], message: "lib/model is vocabulary the domains and lib/db import; it imports neither." },
   { target: API, from: [...DASHBOARD, ...SERVER, ...CLI], message: "lib/api never imports the dashboard, the server or the CLI." },
+  { target: SETUP, from: [...DASHBOARD, ...SERVER, ...API, ...CLI], message: "lib/setup is used by the entries; it never imports them." },
   { target: DASHBOARD, from: [...SERVER, ...CLI], message: "The dashboard never imports the server or the CLI." },
   { target: CLI, from: [...API, ...DASHBOARD, ...SERVER], message: "The CLI calls domains, not the API, the dashboard or the server." },
   // The leaf modules (lib/env.ts, lib/errors.ts, lib/log.ts, ...) are importable from anywhere, so they import no layer.
@@ -55,20 +57,18 @@ const layerZones = [
   { target: "lib/*.ts", from: ["app", "components", "server.ts"], message: "A leaf module of lib/ imports no layer." },
 ];
 
-export default tseslint.config(
-  {
-    ignores: [
-      "node_modules/",
-      ".next/",
-      "lib/db/generated/",
-      "next-env.d.ts",
-      "data/",
-      "test-results/",
-      "playwright-report/",
-      "bench/results/",
-      "coverage/",
-    ],
-  },
+export default defineConfig(
+  globalIgnores([
+    "node_modules/",
+    ".next/",
+    "lib/db/generated/",
+    "next-env.d.ts",
+    "data/",
+    "test-results/",
+    "playwright-report/",
+    "bench/results/",
+    "coverage/",
+  ]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
