@@ -46,7 +46,11 @@ const layerZones = [
     from: ENTRIES,
     message: "A domain never imports the API, the dashboard, the server, the CLI or lib/setup: move the shared part into the domain.",
   },
-  { target: DB, from: [...DOMAINS, ...ENTRIES], message: "lib/db (storage) never imports a domain: shared vocabulary belongs in lib/model." },
+  {
+    target: DB,
+    from: [...DOMAINS, ...ENTRIES],
+    message: "lib/db (storage) never imports a domain: shared vocabulary belongs in lib/model.",
+  },
   { target: MODEL, from: [...DOMAINS, ...DB], message: "lib/model is vocabulary the domains and lib/db import; it imports neither." },
   { target: API, from: [...DASHBOARD, ...SERVER, ...CLI], message: "lib/api never imports the dashboard, the server or the CLI." },
   { target: SETUP, from: [...DASHBOARD, ...SERVER, ...API, ...CLI], message: "lib/setup is used by the entries; it never imports them." },
@@ -95,12 +99,12 @@ export default defineConfig(
     },
   },
   {
-    files: ["**/*.{js,mjs}"],
+    files: ["**/*.{js,cjs,mjs}"],
     languageOptions: { globals: globals.node },
   },
   {
-    // CommonJS configuration files (next.config.js).
-    files: ["**/*.js"],
+    // CommonJS files: next.config.js and the launcher that runs the built server with plain node.
+    files: ["**/*.{js,cjs}"],
     languageOptions: { sourceType: "commonjs" },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

@@ -55,7 +55,10 @@ async function main(): Promise<void> {
         BENCH_CONCURRENCY: String(concurrency),
       },
     });
-    const measured = stdout.trim().split("\n").map((line) => JSON.parse(line) as { round: number; sendsPerSecond: number; cpuMicrosPerSend: number; refused: number });
+    const measured = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { round: number; sendsPerSecond: number; cpuMicrosPerSend: number; refused: number });
     console.log(
       formatTable({
         title: `Single send handler without HTTP (${engine}), ${concurrency} at a time`,

@@ -7,7 +7,6 @@ import { renderHtmlReport } from "./lib/html-report";
 import { DOCS_CHARTS_DIR, DOCS_FILE, renderMarkdownFigures, writeDocsFigures } from "./lib/markdown-report";
 import { readRun, RESULTS_DIR } from "./lib/report";
 
-
 const USAGE = `Usage: npm run bench:report -- [options] [RUN.json ...]
   RUN.json      run files of npm run bench (default: bench/results/latest.json); with several runs of a
                 scenario (several files, or a run with --runs N), each figure is their median, and the
@@ -38,7 +37,9 @@ function main(): void {
   if (values.markdown) process.stdout.write(renderMarkdownFigures(runs, (chart) => `performance/${chart.id}.svg`).markdown);
   if (values.docs) {
     writeDocsFigures(runs);
-    process.stderr.write(`figures and charts written: ${path.relative(process.cwd(), DOCS_FILE)}, ${path.relative(process.cwd(), DOCS_CHARTS_DIR)}/\n`);
+    process.stderr.write(
+      `figures and charts written: ${path.relative(process.cwd(), DOCS_FILE)}, ${path.relative(process.cwd(), DOCS_CHARTS_DIR)}/\n`,
+    );
   }
 }
 

@@ -39,7 +39,10 @@ const USAGE = `Usage: npm run bench -- [options]
 Each run writes bench/results/<start>-<scenarios>.json and .html; npm run bench:report renders one or several runs again.`;
 
 function list(text: string, allowed: readonly string[], flag: string): string[] {
-  const items = text.split(",").map((item) => item.trim()).filter(Boolean);
+  const items = text
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
   const unknown = items.filter((item) => !allowed.includes(item));
   if (unknown.length > 0 || items.length === 0) throw new Error(`--${flag}: use ${allowed.join(", ")}`);
   return items;
@@ -88,7 +91,9 @@ function parseSettings(argv: string[]): { only: string[]; settings: BenchSetting
 }
 
 function describeProcesses(processes: number): string {
-  return processes === 1 ? "HTTP_PROCESSES=1 (one process)" : `HTTP_PROCESSES=${processes} (a primary and ${processes} HTTP workers; peak RSS sums them)`;
+  return processes === 1
+    ? "HTTP_PROCESSES=1 (one process)"
+    : `HTTP_PROCESSES=${processes} (a primary and ${processes} HTTP workers; peak RSS sums them)`;
 }
 
 /** The results file keeps the admin URL without its password: people pass these files around. */

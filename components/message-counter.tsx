@@ -29,19 +29,28 @@ export function MessageCounter({ body, rates, currency }: { body: string; rates:
         </div>
         <div>
           <dt className="text-xs text-slate-500">Characters</dt>
-          <dd className="mt-0.5 font-medium text-slate-900 tabular-nums" data-testid="counter-characters">{segmented.units} / {capacity}</dd>
+          <dd className="mt-0.5 font-medium text-slate-900 tabular-nums" data-testid="counter-characters">
+            {segmented.units} / {capacity}
+          </dd>
         </div>
         <div>
           <dt className="text-xs text-slate-500">Segments</dt>
-          <dd className="mt-0.5 font-medium text-slate-900 tabular-nums" data-testid="counter-segments">{body ? segmented.segments : 0}</dd>
+          <dd className="mt-0.5 font-medium text-slate-900 tabular-nums" data-testid="counter-segments">
+            {body ? segmented.segments : 0}
+          </dd>
         </div>
       </dl>
       {segmented.nonGsmCharacters.length > 0 && (
         <div className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900" data-testid="ucs2-characters">
-          <p className="text-xs font-medium">These characters force UCS-2 ({LIMITS.ucs2.single} characters per SMS instead of {LIMITS.gsm7.single}):</p>
+          <p className="text-xs font-medium">
+            These characters force UCS-2 ({LIMITS.ucs2.single} characters per SMS instead of {LIMITS.gsm7.single}):
+          </p>
           <ul className="mt-1.5 flex flex-wrap gap-1.5">
             {segmented.nonGsmCharacters.map((char) => (
-              <li key={char} className="inline-flex items-center gap-1 rounded border border-amber-300 bg-white px-1.5 py-0.5 font-mono text-xs">
+              <li
+                key={char}
+                className="inline-flex items-center gap-1 rounded border border-amber-300 bg-white px-1.5 py-0.5 font-mono text-xs"
+              >
                 <span className="text-sm">{char.trim() ? char : "␣"}</span>
                 <span className="text-amber-700">{describeCharacter(char)}</span>
               </li>
@@ -55,7 +64,12 @@ export function MessageCounter({ body, rates, currency }: { body: string; rates:
           {operators.map((operator) => (
             <li key={operator}>
               <span className="block text-xs text-slate-500 capitalize">{operator}</span>
-              <Money value={BigInt(body ? segmented.segments : 0) * BigInt(rates[operator])} currency={currency} exact className="block font-medium text-slate-900" />
+              <Money
+                value={BigInt(body ? segmented.segments : 0) * BigInt(rates[operator])}
+                currency={currency}
+                exact
+                className="block font-medium text-slate-900"
+              />
             </li>
           ))}
         </ul>

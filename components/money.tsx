@@ -25,7 +25,12 @@ export function Money({
     <span
       title={formatMoney(amount, currency, { exact: true })}
       data-testid={testId}
-      className={cn("whitespace-nowrap tabular-nums", signed && amount > 0n && "text-emerald-700", signed && amount < 0n && "text-slate-900", className)}
+      className={cn(
+        "whitespace-nowrap tabular-nums",
+        signed && amount > 0n && "text-emerald-700",
+        signed && amount < 0n && "text-slate-900",
+        className,
+      )}
     >
       {signed && amount > 0n ? "+" : ""}
       {formatMoney(amount, currency, { exact })}

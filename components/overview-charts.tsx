@@ -7,7 +7,8 @@ export type ChartDay = { day: string; delivered: number; sent: number; failed: n
 export type ChartCarrier = { operator: string; rate: number | null; final: number };
 
 const axis = { fontSize: 11, fill: "#64748b" };
-const shortDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+const shortDay = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
 
 export function OverviewCharts({ days, carriers, currency }: { days: ChartDay[]; carriers: ChartCarrier[]; currency: string }) {
   return (
@@ -38,7 +39,11 @@ export function OverviewCharts({ days, carriers, currency }: { days: ChartDay[];
               <CartesianGrid vertical={false} stroke="#e2e8f0" />
               <XAxis dataKey="day" tickFormatter={shortDay} tick={axis} tickLine={false} axisLine={false} />
               <YAxis tick={axis} tickLine={false} axisLine={false} tickFormatter={(value: number) => value.toFixed(2)} />
-              <Tooltip labelFormatter={(day) => shortDay(String(day))} formatter={(value) => [`${currency} ${Number(value).toFixed(4)}`, "Spend"]} cursor={{ fill: "#f1f5f9" }} />
+              <Tooltip
+                labelFormatter={(day) => shortDay(String(day))}
+                formatter={(value) => [`${currency} ${Number(value).toFixed(4)}`, "Spend"]}
+                cursor={{ fill: "#f1f5f9" }}
+              />
               <Bar isAnimationActive={false} dataKey="spend" name="Spend" fill="#15803d" radius={[3, 3, 0, 0]} />
             </BarChart>
           </ResponsiveContainer>
@@ -50,9 +55,30 @@ export function OverviewCharts({ days, carriers, currency }: { days: ChartDay[];
           <ResponsiveContainer width="100%" height="100%">
             <BarChart data={carriers} layout="vertical" margin={{ top: 4, right: 24, bottom: 0, left: 8 }}>
               <CartesianGrid horizontal={false} stroke="#e2e8f0" />
-              <XAxis type="number" domain={[0, 100]} tick={axis} tickLine={false} axisLine={false} tickFormatter={(value: number) => `${value}%`} />
-              <YAxis type="category" dataKey="operator" tick={axis} tickFormatter={(name: string) => name.charAt(0).toUpperCase() + name.slice(1)} tickLine={false} axisLine={false} width={64} />
-              <Tooltip formatter={(value, _name, item) => [value === null ? "no finished messages" : `${Number(value).toFixed(1)}% of ${(item.payload as ChartCarrier).final}`, "Delivered"]} cursor={{ fill: "#f1f5f9" }} />
+              <XAxis
+                type="number"
+                domain={[0, 100]}
+                tick={axis}
+                tickLine={false}
+                axisLine={false}
+                tickFormatter={(value: number) => `${value}%`}
+              />
+              <YAxis
+                type="category"
+                dataKey="operator"
+                tick={axis}
+                tickFormatter={(name: string) => name.charAt(0).toUpperCase() + name.slice(1)}
+                tickLine={false}
+                axisLine={false}
+                width={64}
+              />
+              <Tooltip
+                formatter={(value, _name, item) => [
+                  value === null ? "no finished messages" : `${Number(value).toFixed(1)}% of ${(item.payload as ChartCarrier).final}`,
+                  "Delivered",
+                ]}
+                cursor={{ fill: "#f1f5f9" }}
+              />
               <Bar isAnimationActive={false} dataKey="rate" name="Delivery rate" fill="#0ea5e9" radius={[0, 3, 3, 0]} barSize={18} />
             </BarChart>
           </ResponsiveContainer>

@@ -5,7 +5,9 @@ import { useState } from "react";
 import { Toaster } from "./ui/toaster";
 
 export function Providers({ children }: { children: React.ReactNode }) {
-  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: 1, refetchOnWindowFocus: true } } }));
+  const [client] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: 1, refetchOnWindowFocus: true } } }),
+  );
   return (
     <QueryClientProvider client={client}>
       <Toaster>{children}</Toaster>

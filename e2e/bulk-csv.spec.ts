@@ -1,7 +1,17 @@
 import { expect, test } from "@playwright/test";
 import { fixtures, signIn, snap } from "./fixtures";
 
-const CSV = ["phone,name", "+263771000101,Ann", "0712000102,Ben", "263732000103,Chi", "0771000101,Ann again", "12345,Typo", "+27821234567,Abroad", "0782000105,Dee", "0772000001,Eve"].join("\n");
+const CSV = [
+  "phone,name",
+  "+263771000101,Ann",
+  "0712000102,Ben",
+  "263732000103,Chi",
+  "0771000101,Ann again",
+  "12345,Typo",
+  "+27821234567,Abroad",
+  "0782000105,Dee",
+  "0772000001,Eve",
+].join("\n");
 
 test("a bulk send from a CSV lists two bad numbers and a duplicate before sending", async ({ page }) => {
   await signIn(page, fixtures().owner);

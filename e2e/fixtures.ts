@@ -25,7 +25,10 @@ export async function snap(page: Page, name: string): Promise<void> {
 /** Creates a key through the dashboard and returns its secret as the dialog shows it once. */
 export async function createKeyInDashboard(page: Page, name: string, { test = false } = {}): Promise<string> {
   await page.goto("/dashboard/keys");
-  await page.getByRole("button", { name: /^Create (your first )?key$/ }).first().click();
+  await page
+    .getByRole("button", { name: /^Create (your first )?key$/ })
+    .first()
+    .click();
   const dialog = page.getByTestId("create-key-dialog");
   await dialog.getByLabel("Name").fill(name);
   if (test) await dialog.getByLabel(/Test key/).check();

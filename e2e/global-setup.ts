@@ -27,7 +27,21 @@ export function cli(argv: string[]): Record<string, unknown> {
 }
 
 function account(name: string, balance: string, sender: string, owner: E2eUser): string {
-  const created = cli(["accounts:create", "--name", name, "--currency", "USD", "--balance", balance, "--sender", sender, "--owner-email", owner.email, "--owner-password", owner.password]);
+  const created = cli([
+    "accounts:create",
+    "--name",
+    name,
+    "--currency",
+    "USD",
+    "--balance",
+    balance,
+    "--sender",
+    sender,
+    "--owner-email",
+    owner.email,
+    "--owner-password",
+    owner.password,
+  ]);
   return String(created.id);
 }
 

@@ -6,11 +6,17 @@ test("the bulk route refuses a null, malformed or foreign Origin with 403", asyn
   await signIn(page, fixtures().owner);
   const body = JSON.stringify({ to: ["+263772000111"], message: "hi", from: "E2E" });
   for (const origin of ["null", "http://[", "not a url", "https://evil.example"]) {
-    const response = await page.request.post("/api/dashboard/sends/bulk", { headers: { origin, "content-type": "application/json" }, data: body });
+    const response = await page.request.post("/api/dashboard/sends/bulk", {
+      headers: { origin, "content-type": "application/json" },
+      data: body,
+    });
     expect(response.status(), origin).toBe(403);
     expect(await response.json()).toMatchObject({ code: "FORBIDDEN", error: "Cross-site request refused" });
   }
-  const sameSite = await page.request.post("/api/dashboard/sends/bulk", { headers: { origin: baseURL!, "content-type": "text/plain" }, data: body });
+  const sameSite = await page.request.post("/api/dashboard/sends/bulk", {
+    headers: { origin: baseURL!, "content-type": "text/plain" },
+    data: body,
+  });
   expect(sameSite.status()).toBe(415);
 });
 
@@ -22,7 +28,10 @@ test("a server action from a foreign or null origin, or over 1 MB, gets a 4xx", 
     expect(response.status(), origin).toBe(403);
     expect(await response.json()).toMatchObject({ code: "FORBIDDEN" });
   }
-  const large = await page.request.post("/dashboard/keys", { headers: { ...action, origin: baseURL! }, data: JSON.stringify(["x".repeat(1024 * 1024 + 1)]) });
+  const large = await page.request.post("/dashboard/keys", {
+    headers: { ...action, origin: baseURL! },
+    data: JSON.stringify(["x".repeat(1024 * 1024 + 1)]),
+  });
   expect(large.status()).toBe(413);
   expect(await large.json()).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
 });

@@ -6,7 +6,17 @@ export const logger = pino({
   level: process.env.LOG_LEVEL ?? "info",
   base: { service: "tumira" },
   redact: {
-    paths: ["authorization", "*.authorization", "headers.authorization", "token", "*.token", "password", "*.password", "secret", "*.secret"],
+    paths: [
+      "authorization",
+      "*.authorization",
+      "headers.authorization",
+      "token",
+      "*.token",
+      "password",
+      "*.password",
+      "secret",
+      "*.secret",
+    ],
     censor: "[redacted]",
   },
 });

@@ -35,7 +35,9 @@ export async function readMetrics(): Promise<string> {
 export function answerMetricsSnapshots(): void {
   process.on("message", (message: unknown) => {
     if (!isMetricsMessage(message) || message.type !== "tumira:metrics:snapshot") return;
-    void metrics().registry.getMetricsAsJSON().then((snapshot) => send({ type: "tumira:metrics:snapshot-taken", id: message.id, snapshot }));
+    void metrics()
+      .registry.getMetricsAsJSON()
+      .then((snapshot) => send({ type: "tumira:metrics:snapshot-taken", id: message.id, snapshot }));
   });
 }
 

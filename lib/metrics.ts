@@ -29,11 +29,35 @@ function createMetrics() {
       labelNames: ["route", "method"] as const,
       registers: [registry],
     }),
-    messagesAccepted: new client.Counter({ name: "tumira_messages_accepted_total", help: "Messages accepted by the API", registers: [registry] }),
-    messagesDispatched: new client.Counter({ name: "tumira_messages_dispatched_total", help: "Messages accepted by a carrier (submit_sm_resp OK)", labelNames: ["operator"] as const, registers: [registry] }),
-    messagesDelivered: new client.Counter({ name: "tumira_messages_delivered_total", help: "Messages with a DELIVRD receipt", labelNames: ["operator"] as const, registers: [registry] }),
-    messagesFailed: new client.Counter({ name: "tumira_messages_failed_total", help: "Messages that ended failed", labelNames: ["operator"] as const, registers: [registry] }),
-    webhookAttempts: new client.Counter({ name: "tumira_webhook_attempts_total", help: "Webhook delivery attempts by result", labelNames: ["result"] as const, registers: [registry] }),
+    messagesAccepted: new client.Counter({
+      name: "tumira_messages_accepted_total",
+      help: "Messages accepted by the API",
+      registers: [registry],
+    }),
+    messagesDispatched: new client.Counter({
+      name: "tumira_messages_dispatched_total",
+      help: "Messages accepted by a carrier (submit_sm_resp OK)",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
+    messagesDelivered: new client.Counter({
+      name: "tumira_messages_delivered_total",
+      help: "Messages with a DELIVRD receipt",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
+    messagesFailed: new client.Counter({
+      name: "tumira_messages_failed_total",
+      help: "Messages that ended failed",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
+    webhookAttempts: new client.Counter({
+      name: "tumira_webhook_attempts_total",
+      help: "Webhook delivery attempts by result",
+      labelNames: ["result"] as const,
+      registers: [registry],
+    }),
   };
 }
 

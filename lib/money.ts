@@ -53,5 +53,7 @@ function formatterFor(currency: string, exact: boolean): Intl.NumberFormat {
  * no-break space becomes a plain one (Money keeps the amount on one line itself).
  */
 export function formatMoney(value: bigint, currency: string, { exact = false }: { exact?: boolean } = {}): string {
-  return formatterFor(currency, exact).format(formatAmount(value) as `${number}`).replace(/\u00a0/g, " ");
+  return formatterFor(currency, exact)
+    .format(formatAmount(value) as `${number}`)
+    .replace(/\u00a0/g, " ");
 }

@@ -65,7 +65,12 @@ function keepUnbundled(dirs: string[], outdir: string): Plugin {
       // Relative, absolute and "@/…" imports: packages are external anyway.
       esbuild.onResolve({ filter: /^(\.|\/|@\/)/ }, async (args) => {
         if (args.pluginData === OWN_RESOLVE) return undefined;
-        const resolved = await esbuild.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: OWN_RESOLVE });
+        const resolved = await esbuild.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: OWN_RESOLVE,
+        });
         if (resolved.errors.length > 0 || resolved.external) return undefined;
         if (!dirs.some((dir) => resolved.path.startsWith(dir + path.sep))) return undefined;
         // Relative to the output: the checkout can move without a rebuild.

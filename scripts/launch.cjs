@@ -11,7 +11,18 @@ const path = require("node:path");
 const ROOT = path.resolve(__dirname, "..");
 const ENTRIES = ["server", "worker", "cli", "smsc"];
 const SERVER_SOURCES = ["lib", "scripts", "server.ts", "package.json", "tsconfig.json"];
-const DASHBOARD_SOURCES = ["app", "components", "lib", "public", "types", "next.config.js", "tailwind.config.ts", "postcss.config.mjs", "package.json", "tsconfig.json"];
+const DASHBOARD_SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "types",
+  "next.config.js",
+  "tailwind.config.ts",
+  "postcss.config.mjs",
+  "package.json",
+  "tsconfig.json",
+];
 
 /** The newest modification time under `entry` (0 when it does not exist). */
 function newestMtime(entry) {
@@ -59,9 +70,11 @@ function main() {
   if (name === "server") {
     setServerDefaults();
     // `--api-only` serves no dashboard, and needs none built.
-    if (!args.includes("--api-only") && !isFresh(".next/BUILD_ID", DASHBOARD_SOURCES)) build("Building the dashboard and the server (npm run build)…", "npm", ["run", "build"]);
+    if (!args.includes("--api-only") && !isFresh(".next/BUILD_ID", DASHBOARD_SOURCES))
+      build("Building the dashboard and the server (npm run build)…", "npm", ["run", "build"]);
   }
-  if (!isFresh("dist/BUILT", SERVER_SOURCES)) build("Building the server…", process.execPath, ["--import", "tsx", "scripts/build-server.ts"]);
+  if (!isFresh("dist/BUILT", SERVER_SOURCES))
+    build("Building the server…", process.execPath, ["--import", "tsx", "scripts/build-server.ts"]);
   const entry = path.join(ROOT, "dist", `${name}.js`);
   // As if node had been started on the built file: it reads its own arguments from argv[2].
   process.argv = [process.argv[0], entry, ...args];

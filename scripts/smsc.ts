@@ -18,7 +18,9 @@ async function main() {
     onSubmit: (submit) => logger.debug({ submit }, "submit_sm"),
   });
   const outcomes = Object.entries(SIMULATED_OUTCOMES).map(([digits, outcome]) => `  …${digits}  ${outcome.meaning}`);
-  console.log(`SMSC simulator on port ${simulator.port}. Recipients ending in:\n${outcomes.join("\n")}\n  anything else: accepted, DELIVRD`);
+  console.log(
+    `SMSC simulator on port ${simulator.port}. Recipients ending in:\n${outcomes.join("\n")}\n  anything else: accepted, DELIVRD`,
+  );
   stopOnSignals(simulator.stop);
 }
 

@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# `npm test`: lint first (ESLint with the layering rule, then Prettier's check), stopping there if it
-# fails; unit + integration tests on SQLite; the integration tests again on PostgreSQL when
-# TEST_DATABASE_URL is set (each test file makes and drops its own database through it); then the
+# `npm test`: the Debian packages the suites need first (stopping with the command to run when they
+# cannot be installed); lint (ESLint with the layering rule, then Prettier's check); unit + integration
+# tests on SQLite; the integration tests again on PostgreSQL when TEST_DATABASE_URL is set (each test file makes and drops its own database through it); then the
 # Playwright e2e suite in Debian's Chromium against the built app. Ends with one summary line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
-echo "== lint: ESLint and Prettier's check"
-npm run -s lint || { echo "npm test: stopped, npm run lint failed (npm run format rewrites the formatting it reports)"; exit 1; }
-
 bash scripts/ensure-system-packages.sh || exit 1
 mkdir -p test-results
 rm -f test-results/*.json
 status=0
+
+echo "== lint: ESLint and Prettier's check"
+npm run -s lint || { echo "== lint failed (npm run format rewrites the formatting it reports)"; status=1; }
 
 echo "== vitest: unit and integration on SQLite"
 TEST_DB=sqlite npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest-sqlite.json || status=1

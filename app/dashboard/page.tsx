@@ -24,7 +24,11 @@ export default async function OverviewPage() {
   const session = await getSessionUser();
   if (session && can(session.role, "platform.lookup")) redirect("/dashboard/support");
   const user = await requireAccountPage("account.view");
-  const [balance, stats, recent] = await Promise.all([getBalance(user.accountId), getAccountStats(user.accountId), listMessages(user.accountId, {})]);
+  const [balance, stats, recent] = await Promise.all([
+    getBalance(user.accountId),
+    getAccountStats(user.accountId),
+    listMessages(user.accountId, {}),
+  ]);
   const finished = stats.carriers.reduce((total, carrier) => total + carrier.final, 0);
   const rate = finished === 0 ? null : (stats.totals.delivered / finished) * 100;
   return (
@@ -34,13 +38,26 @@ export default async function OverviewPage() {
         description="Your balance, traffic and delivery over the last 14 days."
         actions={
           <>
-            {can(user.role, "keys.manage") && <ButtonLink href="/dashboard/keys" variant="secondary">API keys</ButtonLink>}
+            {can(user.role, "keys.manage") && (
+              <ButtonLink href="/dashboard/keys" variant="secondary">
+                API keys
+              </ButtonLink>
+            )}
             <ButtonLink href="/dashboard/compose">Compose</ButtonLink>
           </>
         }
       />
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Stat label="Available balance" value={<Money value={balance.available} currency={balance.currency} />} testId="overview-available" hint={<>Held in flight: <Money value={balance.held} currency={balance.currency} /></>} />
+        <Stat
+          label="Available balance"
+          value={<Money value={balance.available} currency={balance.currency} />}
+          testId="overview-available"
+          hint={
+            <>
+              Held in flight: <Money value={balance.held} currency={balance.currency} />
+            </>
+          }
+        />
         <Stat label="Messages, 14 days" value={stats.totals.messages.toLocaleString("en")} />
         <Stat label="Delivery rate" value={rate === null ? "—" : `${rate.toFixed(1)}%`} hint="Delivered out of finished messages" />
         <Stat label="Spend, 14 days" value={<Money value={stats.totals.spend} currency={balance.currency} />} />
@@ -48,12 +65,28 @@ export default async function OverviewPage() {
       <OverviewCharts
         currency={balance.currency}
         days={stats.days.map((day) => ({ ...day, spend: Number(day.spend) / 10_000 }))}
-        carriers={stats.carriers.map((carrier) => ({ operator: carrier.operator, final: carrier.final, rate: carrier.final === 0 ? null : (carrier.delivered / carrier.final) * 100 }))}
+        carriers={stats.carriers.map((carrier) => ({
+          operator: carrier.operator,
+          final: carrier.final,
+          rate: carrier.final === 0 ? null : (carrier.delivered / carrier.final) * 100,
+        }))}
       />
       <Card className="mt-6">
-        <CardHeader title="Recent messages" actions={<Link href="/dashboard/messages" className="text-sm font-medium text-brand-700 hover:underline">View all</Link>} />
+        <CardHeader
+          title="Recent messages"
+          actions={
+            <Link href="/dashboard/messages" className="text-sm font-medium text-brand-700 hover:underline">
+              View all
+            </Link>
+          }
+        />
         {recent.rows.length === 0 ? (
-          <EmptyState icon="send" title="Nothing sent yet" description="Create an API key and call POST /api/v1/sms, or send a first message from Compose." action={<ButtonLink href="/dashboard/compose">Compose a message</ButtonLink>} />
+          <EmptyState
+            icon="send"
+            title="Nothing sent yet"
+            description="Create an API key and call POST /api/v1/sms, or send a first message from Compose."
+            action={<ButtonLink href="/dashboard/compose">Compose a message</ButtonLink>}
+          />
         ) : (
           <ul className="divide-y divide-slate-100">
             {recent.rows.slice(0, RECENT).map((row) => (
@@ -63,7 +96,9 @@ export default async function OverviewPage() {
                   <span className="hidden min-w-0 flex-1 truncate text-sm text-slate-500 sm:block">{row.bodyPreview}</span>
                   <span className="flex-1 sm:hidden" />
                   <MessageStatus status={row.status} deliveredAt={row.deliveredAt} />
-                  <span className="hidden w-24 text-right text-xs text-slate-400 sm:block"><RelativeTime value={row.createdAt} /></span>
+                  <span className="hidden w-24 text-right text-xs text-slate-400 sm:block">
+                    <RelativeTime value={row.createdAt} />
+                  </span>
                 </Link>
               </li>
             ))}

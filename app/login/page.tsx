@@ -12,7 +12,9 @@ export default async function LoginPage() {
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-gradient-to-b from-slate-50 to-slate-100 px-4">
       <div className="mb-6 flex items-center gap-2">
-        <span aria-hidden className="flex h-9 w-9 items-center justify-center rounded-lg bg-brand-600 text-lg font-bold text-white">T</span>
+        <span aria-hidden className="flex h-9 w-9 items-center justify-center rounded-lg bg-brand-600 text-lg font-bold text-white">
+          T
+        </span>
         <span className="text-xl font-semibold tracking-tight text-slate-900">Tumira</span>
       </div>
       <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">

@@ -6,7 +6,15 @@ import { chartColors, type Bar, type Chart } from "./svg-chart";
 import { benchTargets, engineName, megabytes, microseconds, milliseconds, perSecond, seconds, times } from "./targets";
 
 const engineColor = (engine: string, light = false) =>
-  engine === "postgres" ? (light ? chartColors.postgresLight : chartColors.postgres) : engine === "sqlite" ? (light ? chartColors.sqliteLight : chartColors.sqlite) : chartColors.kannel;
+  engine === "postgres"
+    ? light
+      ? chartColors.postgresLight
+      : chartColors.postgres
+    : engine === "sqlite"
+      ? light
+        ? chartColors.sqliteLight
+        : chartColors.sqlite
+      : chartColors.kannel;
 const engineSuffix = (engine: string) => (engine === "-" ? "" : ` (${engineName(engine)})`);
 const recipients = (count: number) => count.toLocaleString("en");
 
@@ -23,9 +31,17 @@ function median(values: (number | null | undefined)[]): number | undefined {
 function singleSendCharts(single: ScenarioRuns["single"], connections: string): Chart[] {
   if (single.length === 0) return [];
   type Row = (typeof single)[number]["data"]["rows"][number];
-  const label = (row: Row) => (row.kind === "kannel" ? "Kannel sendsms" : `${row.kind === "send" ? "POST /api/v1/sms" : "GET /api/ping (ceiling)"}${engineSuffix(row.engine)}`);
-  const describe = (value: (row: Row) => number | null) => (row: Row) => ({ key: label(row), value: value(row), color: engineColor(row.engine, row.kind === "ceiling") });
-  const kannel = (value: (row: Row) => number | null) => median(single.flatMap((run) => run.data.rows.filter((row) => row.kind === "kannel").map(value)));
+  const label = (row: Row) =>
+    row.kind === "kannel"
+      ? "Kannel sendsms"
+      : `${row.kind === "send" ? "POST /api/v1/sms" : "GET /api/ping (ceiling)"}${engineSuffix(row.engine)}`;
+  const describe = (value: (row: Row) => number | null) => (row: Row) => ({
+    key: label(row),
+    value: value(row),
+    color: engineColor(row.engine, row.kind === "ceiling"),
+  });
+  const kannel = (value: (row: Row) => number | null) =>
+    median(single.flatMap((run) => run.data.rows.filter((row) => row.kind === "kannel").map(value)));
   const kannelRate = kannel((row) => row.requestsPerSecond);
   const kannelCpu = kannel((row) => row.cpuMicrosPerRequest);
   return [
@@ -34,7 +50,10 @@ function singleSendCharts(single: ScenarioRuns["single"], connections: string): 
       title: "Single send: requests answered per second",
       description: `POST /api/v1/sms at ${connections} connections, 202 for each, against Kannel's sendsms into its fake SMSC. GET /api/ping on the same server is the HTTP path's own ceiling. Target: at least Kannel's rate (dashed line).`,
       format: perSecond,
-      bars: bars(single, describe((row) => row.requestsPerSecond)),
+      bars: bars(
+        single,
+        describe((row) => row.requestsPerSecond),
+      ),
       reference: kannelRate === undefined ? undefined : { value: kannelRate, label: `Kannel ${perSecond(kannelRate)}` },
     },
     {
@@ -42,15 +61,22 @@ function singleSendCharts(single: ScenarioRuns["single"], connections: string): 
       title: "Single send: p99 latency",
       description: `99th percentile of the response time at ${connections} connections. Target: ${benchTargets.singleSendP99Ms} ms for POST /api/v1/sms.`,
       format: milliseconds,
-      bars: bars(single, describe((row) => row.p99Ms)),
+      bars: bars(
+        single,
+        describe((row) => row.p99Ms),
+      ),
       reference: { value: benchTargets.singleSendP99Ms, label: `target ${benchTargets.singleSendP99Ms} ms` },
     },
     {
       id: "single-cpu",
       title: "Single send: CPU per request",
-      description: "The gateway's own CPU time (every process of it) per request over the measured run: a figure a busy machine skews less than the rates. Lower is better; the dashed line is Kannel's.",
+      description:
+        "The gateway's own CPU time (every process of it) per request over the measured run: a figure a busy machine skews less than the rates. Lower is better; the dashed line is Kannel's.",
       format: microseconds,
-      bars: bars(single, describe((row) => row.cpuMicrosPerRequest)),
+      bars: bars(
+        single,
+        describe((row) => row.cpuMicrosPerRequest),
+      ),
       reference: kannelCpu === undefined ? undefined : { value: kannelCpu, label: `Kannel ${microseconds(kannelCpu)}` },
     },
   ];
@@ -59,8 +85,16 @@ function singleSendCharts(single: ScenarioRuns["single"], connections: string): 
 function bulkCharts(bulk: ScenarioRuns["bulk"]): Chart[] {
   if (bulk.length === 0) return [];
   type Row = (typeof bulk)[number]["data"]["rows"][number];
-  const secondsBars = bars(bulk, (row: Row) => ({ key: `${recipients(row.recipients)}${engineSuffix(row.engine)}`, value: row.ok ? row.seconds : null, color: engineColor(row.engine) }));
-  const rawBars = bars(bulk, (row: Row) => ({ key: `raw insert, ${recipients(row.recipients)}${engineSuffix(row.engine)}`, value: row.ok ? row.rawSeconds : null, color: engineColor(row.engine, true) }));
+  const secondsBars = bars(bulk, (row: Row) => ({
+    key: `${recipients(row.recipients)}${engineSuffix(row.engine)}`,
+    value: row.ok ? row.seconds : null,
+    color: engineColor(row.engine),
+  }));
+  const rawBars = bars(bulk, (row: Row) => ({
+    key: `raw insert, ${recipients(row.recipients)}${engineSuffix(row.engine)}`,
+    value: row.ok ? row.rawSeconds : null,
+    color: engineColor(row.engine, true),
+  }));
   // Each send beside the raw insert of the very same rows.
   const interleaved = secondsBars.flatMap((bar, index) => [bar, rawBars[index]].filter((entry): entry is Bar => entry !== undefined));
   return [
@@ -70,7 +104,10 @@ function bulkCharts(bulk: ScenarioRuns["bulk"]): Chart[] {
       description: `One POST /api/v1/sms/bulk per size, timed until the whole 202 response is read, beside the same rows inserted with the bare driver in one transaction (the engine's physical limit). Target: ${recipients(benchTargets.bulkRecipients)} recipients in ${benchTargets.bulkSqliteSeconds} s on SQLite.`,
       format: seconds,
       bars: interleaved,
-      reference: { value: benchTargets.bulkSqliteSeconds, label: `target ${benchTargets.bulkSqliteSeconds} s (${recipients(benchTargets.bulkRecipients)}, SQLite)` },
+      reference: {
+        value: benchTargets.bulkSqliteSeconds,
+        label: `target ${benchTargets.bulkSqliteSeconds} s (${recipients(benchTargets.bulkRecipients)}, SQLite)`,
+      },
     },
     {
       id: "bulk-times-raw",
@@ -108,7 +145,8 @@ function dispatchCharts(dispatch: ScenarioRuns["dispatch"], count: string): Char
     {
       id: "dispatch-cpu",
       title: "Dispatch: CPU per message",
-      description: "The gateway's own CPU time per message over the same interval (not the SMSC's). Lower is better; the dashed line is Kannel's over SMPP.",
+      description:
+        "The gateway's own CPU time per message over the same interval (not the SMSC's). Lower is better; the dashed line is Kannel's over SMPP.",
       format: microseconds,
       bars: bars(dispatch, (row: Row) => ({ key: label(row), value: row.cpuMicrosecondsPerMessage, color: engineColor(row.engine) })),
       reference: kannelCpu === undefined ? undefined : { value: kannelCpu, label: `Kannel over SMPP ${microseconds(kannelCpu)}` },
@@ -130,7 +168,10 @@ function readCharts(read: ScenarioRuns["read"], connections: string): Chart[] {
       title: "Read: requests answered per second",
       description: `GET /api/v1/sms/{id} at ${connections} connections, a random existing message per request, beside GET /api/ping on the same server. Target: ${perSecond(benchTargets.readRequestsPerSecond)}.`,
       format: perSecond,
-      bars: bars(read, describe((row) => row.requestsPerSecond)),
+      bars: bars(
+        read,
+        describe((row) => row.requestsPerSecond),
+      ),
       reference: { value: benchTargets.readRequestsPerSecond, label: `target ${perSecond(benchTargets.readRequestsPerSecond)}` },
     },
     {
@@ -138,7 +179,10 @@ function readCharts(read: ScenarioRuns["read"], connections: string): Chart[] {
       title: "Read: p99 latency",
       description: `99th percentile of the response time at ${connections} connections. Target: ${benchTargets.readP99Ms} ms.`,
       format: milliseconds,
-      bars: bars(read, describe((row) => row.p99Ms)),
+      bars: bars(
+        read,
+        describe((row) => row.p99Ms),
+      ),
       reference: { value: benchTargets.readP99Ms, label: `target ${benchTargets.readP99Ms} ms` },
     },
   ];
@@ -147,13 +191,25 @@ function readCharts(read: ScenarioRuns["read"], connections: string): Chart[] {
 function memoryChart(scenarios: ScenarioRuns): Chart[] {
   const memoryBars: Bar[] = [
     ...bars(scenarios.single, (row) =>
-      row.kind === "ceiling" ? undefined : { key: row.kind === "kannel" ? "Kannel, single send" : `single send${engineSuffix(row.engine)}`, value: row.peakRssMb, color: engineColor(row.engine) },
+      row.kind === "ceiling"
+        ? undefined
+        : {
+            key: row.kind === "kannel" ? "Kannel, single send" : `single send${engineSuffix(row.engine)}`,
+            value: row.peakRssMb,
+            color: engineColor(row.engine),
+          },
     ),
     ...bars(
-      scenarios.bulk.map((run) => ({ data: { rows: Object.entries(run.data.peakRssMb).map(([engine, memory]) => ({ engine, ...memory })) } })),
+      scenarios.bulk.map((run) => ({
+        data: { rows: Object.entries(run.data.peakRssMb).map(([engine, memory]) => ({ engine, ...memory })) },
+      })),
       (row) => ({ key: `bulk send${engineSuffix(row.engine)}`, value: row.peakRssMb, color: engineColor(row.engine) }),
     ),
-    ...bars(scenarios.dispatch, (row) => ({ key: `dispatch, ${row.gateway === "kannel" ? row.competitor : `Tumira${engineSuffix(row.engine)}`}`, value: row.peakRssMb, color: engineColor(row.engine) })),
+    ...bars(scenarios.dispatch, (row) => ({
+      key: `dispatch, ${row.gateway === "kannel" ? row.competitor : `Tumira${engineSuffix(row.engine)}`}`,
+      value: row.peakRssMb,
+      color: engineColor(row.engine),
+    })),
   ];
   if (memoryBars.length === 0) return [];
   return [
@@ -173,10 +229,19 @@ export function buildCharts(runs: readonly BenchRun[]): Chart[] {
   const scenarios = groupByScenario(runs);
   const settingsOf = (pick: (settings: BenchRun["settings"]) => number) => [...new Set(runs.map((run) => pick(run.settings)))].join(" or ");
   return [
-    ...singleSendCharts(scenarios.single, settingsOf((settings) => settings.connections)),
+    ...singleSendCharts(
+      scenarios.single,
+      settingsOf((settings) => settings.connections),
+    ),
     ...bulkCharts(scenarios.bulk),
-    ...dispatchCharts(scenarios.dispatch, settingsOf((settings) => settings.dispatchCount).replace(/\d+/g, (count) => recipients(Number(count)))),
-    ...readCharts(scenarios.read, settingsOf((settings) => settings.connections)),
+    ...dispatchCharts(
+      scenarios.dispatch,
+      settingsOf((settings) => settings.dispatchCount).replace(/\d+/g, (count) => recipients(Number(count))),
+    ),
+    ...readCharts(
+      scenarios.read,
+      settingsOf((settings) => settings.connections),
+    ),
     ...memoryChart(scenarios),
   ];
 }

@@ -25,5 +25,11 @@ export function describeRuns(runs: readonly BenchRun[]): RunsDescription {
       ].join(", "),
     ),
   ).join("; ");
-  return { when, machine, load, settings, repetitions: Math.max(0, ...Object.values(groupByScenario(runs)).map((results) => results.length)) };
+  return {
+    when,
+    machine,
+    load,
+    settings,
+    repetitions: Math.max(0, ...Object.values(groupByScenario(runs)).map((results) => results.length)),
+  };
 }

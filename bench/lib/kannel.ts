@@ -76,7 +76,11 @@ dest-addr-npi = 1
 `;
 }
 
-function kannelConfig(ports: { admin: number; smsbox: number; smsc: number; sendsms: number }, storeFile: string, smsc: KannelSmsc): string {
+function kannelConfig(
+  ports: { admin: number; smsbox: number; smsc: number; sendsms: number },
+  storeFile: string,
+  smsc: KannelSmsc,
+): string {
   return `group = core
 admin-port = ${ports.admin}
 admin-interface = 127.0.0.1
@@ -184,7 +188,9 @@ async function startKannelOnFreePorts(options: { smsc: KannelSmsc }): Promise<Ka
     boxes.push(startBox(FAKESMSC, [...QUIET, "-H", "127.0.0.1", "-r", String(ports.smsc), "-m", "0", "1 2 text x"], logFile));
   };
   const waitUntilOnline = () =>
-    waitFor("SMSC connection", async () => /<status>online/.test(await (await fetch(`${adminUrl}/status.xml?password=${PASSWORD}`)).text()));
+    waitFor("SMSC connection", async () =>
+      /<status>online/.test(await (await fetch(`${adminUrl}/status.xml?password=${PASSWORD}`)).text()),
+    );
 
   try {
     boxes.push(startBox(BEARERBOX, [...QUIET, configFile], logFile));

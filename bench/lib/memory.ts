@@ -25,7 +25,10 @@ const PSS_INTERVAL_MS = 1000;
  * peakPssMb() is the same for the proportional set size: pages shared between the processes (the
  * node binary and its libraries in each) counted once instead of once per process, sampled every PSS_INTERVAL_MS.
  */
-export function sampleTreeRss(pid: number, intervalMs = 100): { peakMb: () => number | null; peakPssMb: () => number | null; stop: () => void } {
+export function sampleTreeRss(
+  pid: number,
+  intervalMs = 100,
+): { peakMb: () => number | null; peakPssMb: () => number | null; stop: () => void } {
   let peak: number | null = null;
   let peakPss: number | null = null;
   const sampleRss = () => {

@@ -8,13 +8,20 @@ type ProfileNode = { id: number; callFrame: { functionName: string; url: string;
 type CpuProfile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 
 export function profileDirectory(label: string): string {
-  const directory = path.join(RESULTS_DIR, "profiles", `${new Date().toISOString().replace(/[:.]/g, "-")}-${label.replace(/[^a-z0-9]+/gi, "-")}`);
+  const directory = path.join(
+    RESULTS_DIR,
+    "profiles",
+    `${new Date().toISOString().replace(/[:.]/g, "-")}-${label.replace(/[^a-z0-9]+/gi, "-")}`,
+  );
   fs.mkdirSync(directory, { recursive: true });
   return directory;
 }
 
 function location(url: string): string {
-  return url.replace(/^file:\/\//, "").replace(/^.*node_modules\//, "").replace(`${process.cwd()}/`, "");
+  return url
+    .replace(/^file:\/\//, "")
+    .replace(/^.*node_modules\//, "")
+    .replace(`${process.cwd()}/`, "");
 }
 
 /** Self time per function and per file of the largest profile in the directory, as text lines. */
@@ -32,11 +39,17 @@ export function summariseProfile(directory: string, top = 20): string[] {
     const { functionName, url, lineNumber } = nodes.get(id)!.callFrame;
     total += delta;
     const file = location(url) || functionName;
-    byFunction.set(`${functionName || "(anonymous)"} ${file}:${lineNumber + 1}`, (byFunction.get(`${functionName || "(anonymous)"} ${file}:${lineNumber + 1}`) ?? 0) + delta);
+    byFunction.set(
+      `${functionName || "(anonymous)"} ${file}:${lineNumber + 1}`,
+      (byFunction.get(`${functionName || "(anonymous)"} ${file}:${lineNumber + 1}`) ?? 0) + delta,
+    );
     byFile.set(file, (byFile.get(file) ?? 0) + delta);
   });
   const lines = (map: Map<string, number>) =>
-    [...map].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, time]) => `${((100 * time) / total).toFixed(1).padStart(5)}%  ${name}`);
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, time]) => `${((100 * time) / total).toFixed(1).padStart(5)}%  ${name}`);
   return [`profile ${largest}`, "self time by function:", ...lines(byFunction), "self time by file:", ...lines(byFile)];
 }
 

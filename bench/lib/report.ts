@@ -79,7 +79,7 @@ export function readRun(file: string): BenchRun {
   try {
     json = JSON.parse(fs.readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`${file}: ${(error as Error).message}`);
+    throw new Error(`${file}: ${(error as Error).message}`, { cause: error });
   }
   const parsed = benchRunSchema.safeParse(json);
   if (parsed.success) return parsed.data;

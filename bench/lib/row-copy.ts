@@ -13,8 +13,12 @@ const INSERT_ORDER = ["Account", "BulkSend", "Message"];
 export async function listTables(sql: Sql): Promise<string[]> {
   const rows =
     sql.dialect === "sqlite"
-      ? await sql.all<{ name: string }>(`SELECT "name" FROM sqlite_master WHERE "type" = 'table' AND "name" NOT LIKE 'sqlite_%' AND "name" NOT LIKE '\\_%' ESCAPE '\\'`)
-      : await sql.all<{ name: string }>(`SELECT table_name AS "name" FROM information_schema.tables WHERE table_schema = 'public' AND table_name NOT LIKE '\\_%'`);
+      ? await sql.all<{ name: string }>(
+          `SELECT "name" FROM sqlite_master WHERE "type" = 'table' AND "name" NOT LIKE 'sqlite_%' AND "name" NOT LIKE '\\_%' ESCAPE '\\'`,
+        )
+      : await sql.all<{ name: string }>(
+          `SELECT table_name AS "name" FROM information_schema.tables WHERE table_schema = 'public' AND table_name NOT LIKE '\\_%'`,
+        );
   const rank = (table: string) => (INSERT_ORDER.includes(table) ? INSERT_ORDER.indexOf(table) : INSERT_ORDER.length);
   return rows.map((row) => row.name).sort((a, b) => rank(a) - rank(b));
 }

@@ -74,10 +74,17 @@ export function renderChartSvg(chart: Chart): string {
   const parts: string[] = [
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
     text(12, 22, chart.title, `font-size="15" font-weight="600" fill="${chartColors.ink}"`),
-    text(12, 40, runs > 1 ? `bar: median of ${runs} runs; whisker: lowest to highest run` : "one run", `font-size="11" fill="${chartColors.muted}"`),
+    text(
+      12,
+      40,
+      runs > 1 ? `bar: median of ${runs} runs; whisker: lowest to highest run` : "one run",
+      `font-size="11" fill="${chartColors.muted}"`,
+    ),
   ];
   for (let tick = 0; tick <= top + step / 2; tick += step) {
-    parts.push(`<line x1="${x(tick).toFixed(1)}" y1="${TOP - 6}" x2="${x(tick).toFixed(1)}" y2="${plotBottom}" stroke="${chartColors.grid}"/>`);
+    parts.push(
+      `<line x1="${x(tick).toFixed(1)}" y1="${TOP - 6}" x2="${x(tick).toFixed(1)}" y2="${plotBottom}" stroke="${chartColors.grid}"/>`,
+    );
     parts.push(text(x(tick), plotBottom + 16, compact(tick), `font-size="11" fill="${chartColors.muted}" text-anchor="middle"`));
   }
   chart.bars.forEach((bar, index) => {
@@ -88,7 +95,9 @@ export function renderChartSvg(chart: Chart): string {
       return;
     }
     const { median, min, max } = bar.spread;
-    parts.push(`<rect x="${plotLeft}" y="${(middle - BAR / 2).toFixed(1)}" width="${(x(median) - plotLeft).toFixed(1)}" height="${BAR}" rx="2" fill="${bar.color}"/>`);
+    parts.push(
+      `<rect x="${plotLeft}" y="${(middle - BAR / 2).toFixed(1)}" width="${(x(median) - plotLeft).toFixed(1)}" height="${BAR}" rx="2" fill="${bar.color}"/>`,
+    );
     if (min < max) {
       const [from, to] = [x(min), x(max)];
       parts.push(
@@ -100,9 +109,18 @@ export function renderChartSvg(chart: Chart): string {
   });
   if (chart.reference) {
     const at = x(chart.reference.value);
-    parts.push(`<line x1="${at.toFixed(1)}" y1="${TOP - 12}" x2="${at.toFixed(1)}" y2="${plotBottom}" stroke="${chartColors.target}" stroke-width="1.5" stroke-dasharray="5 3"/>`);
+    parts.push(
+      `<line x1="${at.toFixed(1)}" y1="${TOP - 12}" x2="${at.toFixed(1)}" y2="${plotBottom}" stroke="${chartColors.target}" stroke-width="1.5" stroke-dasharray="5 3"/>`,
+    );
     const anchor = at > plotLeft + PLOT_WIDTH * 0.7 ? "end" : "start";
-    parts.push(text(anchor === "end" ? at - 4 : at + 4, TOP - 14, chart.reference.label, `font-size="11" fill="${chartColors.target}" text-anchor="${anchor}"`));
+    parts.push(
+      text(
+        anchor === "end" ? at - 4 : at + 4,
+        TOP - 14,
+        chart.reference.label,
+        `font-size="11" fill="${chartColors.target}" text-anchor="${anchor}"`,
+      ),
+    );
   }
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT}" role="img" aria-label="${escapeXml(chart.title)}">`,

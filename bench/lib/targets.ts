@@ -43,38 +43,88 @@ export function engineName(engine: string): string {
 /** One line per target and engine over every run given; scenarios never run are absent. */
 export function checkBenchTargets(scenarios: ScenarioRuns): TargetCheck[] {
   const checks: TargetCheck[] = [];
-  const check = (target: string, engine: string, spread: Spread | null, format: (value: number) => string, met: (value: number) => boolean) =>
-    checks.push({ target, engine: engineName(engine), measured: formatSpread(spread, format), met: spread === null ? null : met(spread.median) });
+  const check = (
+    target: string,
+    engine: string,
+    spread: Spread | null,
+    format: (value: number) => string,
+    met: (value: number) => boolean,
+  ) =>
+    checks.push({
+      target,
+      engine: engineName(engine),
+      measured: formatSpread(spread, format),
+      met: spread === null ? null : met(spread.median),
+    });
 
   // Ratios are taken within each run (Tumira against the Kannel of the same run), then spread.
   const kannelRate = (rows: SingleSendRow[]) => rows.find((row) => row.kind === "kannel")?.requestsPerSecond ?? null;
   const sends = (value: (row: SingleSendRow, rows: SingleSendRow[]) => number | null) =>
     spreadsByKey(scenarios.single, (row, rows) => (row.kind === "send" ? { key: row.engine, value: value(row, rows) } : undefined));
   for (const { key, spread } of sends((row, rows) => ratio(row.requestsPerSecond, kannelRate(rows)))) {
-    check(`Single send ≥ ${benchTargets.singleSendTimesKannel} × Kannel`, key, spread, times, (value) => value >= benchTargets.singleSendTimesKannel);
+    check(
+      `Single send ≥ ${benchTargets.singleSendTimesKannel} × Kannel`,
+      key,
+      spread,
+      times,
+      (value) => value >= benchTargets.singleSendTimesKannel,
+    );
   }
   for (const { key, spread } of sends((row) => row.p99Ms)) {
-    check(`Single send p99 ≤ ${benchTargets.singleSendP99Ms} ms`, key, spread, milliseconds, (value) => value <= benchTargets.singleSendP99Ms);
+    check(
+      `Single send p99 ≤ ${benchTargets.singleSendP99Ms} ms`,
+      key,
+      spread,
+      milliseconds,
+      (value) => value <= benchTargets.singleSendP99Ms,
+    );
   }
   for (const { key, spread } of sends((row) => row.errorResponses + row.socketErrors)) {
     // Every run must be clean, not the median one.
-    checks.push({ target: "Single send without errors", engine: engineName(key), measured: formatSpread(spread, String), met: spread && spread.max === 0 });
+    checks.push({
+      target: "Single send without errors",
+      engine: engineName(key),
+      measured: formatSpread(spread, String),
+      met: spread && spread.max === 0,
+    });
   }
   for (const { key, spread } of sends((row) => row.peakRssMb)) {
-    check(`Server RSS ≤ ${benchTargets.serverRssMb} MB (single send)`, key, spread, megabytes, (value) => value <= benchTargets.serverRssMb);
+    check(
+      `Server RSS ≤ ${benchTargets.serverRssMb} MB (single send)`,
+      key,
+      spread,
+      megabytes,
+      (value) => value <= benchTargets.serverRssMb,
+    );
   }
 
   const largestBulks = (value: (row: BulkRow) => number | null) =>
-    spreadsByKey(scenarios.bulk, (row) => (row.recipients === benchTargets.bulkRecipients ? { key: row.engine, value: row.ok ? value(row) : null } : undefined));
+    spreadsByKey(scenarios.bulk, (row) =>
+      row.recipients === benchTargets.bulkRecipients ? { key: row.engine, value: row.ok ? value(row) : null } : undefined,
+    );
   for (const { key, spread } of largestBulks((row) => row.seconds)) {
     if (key !== "sqlite") continue;
-    check(`Bulk of 100,000 in ≤ ${benchTargets.bulkSqliteSeconds} s`, key, spread, seconds, (value) => value <= benchTargets.bulkSqliteSeconds);
+    check(
+      `Bulk of 100,000 in ≤ ${benchTargets.bulkSqliteSeconds} s`,
+      key,
+      spread,
+      seconds,
+      (value) => value <= benchTargets.bulkSqliteSeconds,
+    );
   }
   for (const { key, spread } of largestBulks((row) => ratio(row.seconds, row.rawSeconds))) {
-    check(`Bulk of 100,000 ≤ ${benchTargets.bulkTimesRaw} × the raw insert`, key, spread, times, (value) => value <= benchTargets.bulkTimesRaw);
+    check(
+      `Bulk of 100,000 ≤ ${benchTargets.bulkTimesRaw} × the raw insert`,
+      key,
+      spread,
+      times,
+      (value) => value <= benchTargets.bulkTimesRaw,
+    );
   }
   const bulkMemory = spreadsByKey(
-    scenarios.bulk.map((result) => ({ data: { rows: Object.entries(result.data.peakRssMb).map(([engine, memory]) => ({ engine, ...memory })) } })),
+    scenarios.bulk.map((result) => ({
+      data: { rows: Object.entries(result.data.peakRssMb).map(([engine, memory]) => ({ engine, ...memory })) },
+    })),
     (row) => ({ key: row.engine, value: row.peakRssMb }),
   );
   for (const { key, spread } of bulkMemory) {
@@ -83,12 +133,25 @@ export function checkBenchTargets(scenarios: ScenarioRuns): TargetCheck[] {
 
   // Kannel's first row is its SMPP run to the same simulator: the like-for-like competitor.
   const dispatches = spreadsByKey(scenarios.dispatch, (row, rows) =>
-    row.gateway === "tumira" ? { key: row.engine, value: ratio(row.messagesPerSecond, rows.find((other) => other.gateway === "kannel")?.messagesPerSecond ?? null) } : undefined,
+    row.gateway === "tumira"
+      ? {
+          key: row.engine,
+          value: ratio(row.messagesPerSecond, rows.find((other) => other.gateway === "kannel")?.messagesPerSecond ?? null),
+        }
+      : undefined,
   );
   for (const { key, spread } of dispatches) {
-    check(`Dispatch ≥ ${benchTargets.dispatchTimesKannel} × Kannel over SMPP`, key, spread, times, (value) => value >= benchTargets.dispatchTimesKannel);
+    check(
+      `Dispatch ≥ ${benchTargets.dispatchTimesKannel} × Kannel over SMPP`,
+      key,
+      spread,
+      times,
+      (value) => value >= benchTargets.dispatchTimesKannel,
+    );
   }
-  const dispatchMemory = spreadsByKey(scenarios.dispatch, (row) => (row.gateway === "tumira" ? { key: row.engine, value: row.peakRssMb } : undefined));
+  const dispatchMemory = spreadsByKey(scenarios.dispatch, (row) =>
+    row.gateway === "tumira" ? { key: row.engine, value: row.peakRssMb } : undefined,
+  );
   for (const { key, spread } of dispatchMemory) {
     check(`Server RSS ≤ ${benchTargets.serverRssMb} MB (dispatch)`, key, spread, megabytes, (value) => value <= benchTargets.serverRssMb);
   }
@@ -96,7 +159,13 @@ export function checkBenchTargets(scenarios: ScenarioRuns): TargetCheck[] {
   const reads = (value: (row: ReadRow) => number | null) =>
     spreadsByKey(scenarios.read, (row) => (row.kind === "read" ? { key: row.engine, value: value(row) } : undefined));
   for (const { key, spread } of reads((row) => row.requestsPerSecond)) {
-    check(`Read ≥ ${benchTargets.readRequestsPerSecond.toLocaleString("en")} requests/s`, key, spread, perSecond, (value) => value >= benchTargets.readRequestsPerSecond);
+    check(
+      `Read ≥ ${benchTargets.readRequestsPerSecond.toLocaleString("en")} requests/s`,
+      key,
+      spread,
+      perSecond,
+      (value) => value >= benchTargets.readRequestsPerSecond,
+    );
   }
   for (const { key, spread } of reads((row) => row.p99Ms)) {
     check(`Read p99 ≤ ${benchTargets.readP99Ms} ms`, key, spread, milliseconds, (value) => value <= benchTargets.readP99Ms);

@@ -34,7 +34,17 @@ export async function cli(database: BenchDatabase, args: string[]): Promise<Reco
 
 /** A live account with an approved sender, a balance no run exhausts, and no practical rate limit. */
 export async function createBenchAccount(database: BenchDatabase): Promise<BenchAccount> {
-  const account = await cli(database, ["accounts:create", "--name", "Bench", "--currency", "USD", "--balance", "100000000", "--sender", BENCH_SENDER]);
+  const account = await cli(database, [
+    "accounts:create",
+    "--name",
+    "Bench",
+    "--currency",
+    "USD",
+    "--balance",
+    "100000000",
+    "--sender",
+    BENCH_SENDER,
+  ]);
   const accountId = String(account.id);
   const key = await cli(database, ["keys:create", "--account", accountId, "--name", "bench"]);
   const token = String(key.token);
@@ -103,7 +113,10 @@ export async function withFreshTumira<T>(
   let server: TumiraServer | undefined;
   try {
     const account = await createBenchAccount(database);
-    server = await startTumira(database, { processes: settings.processes, profileDir: settings.profile ? profileDirectory(`${label}-${engine}`) : undefined });
+    server = await startTumira(database, {
+      processes: settings.processes,
+      profileDir: settings.profile ? profileDirectory(`${label}-${engine}`) : undefined,
+    });
     return await run({ database, account, server });
   } finally {
     await server?.stop();

@@ -48,7 +48,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   if (options.body) env.BENCH_BODY = options.body;
   if (options.token) env.BENCH_TOKEN = options.token;
   if (options.idsFile) env.BENCH_IDS_FILE = options.idsFile;
-  const args = [`-t${options.threads}`, `-c${options.connections}`, `-d${options.durationSeconds}s`, "--timeout", "10s", "-s", LUA_SCRIPT, options.baseUrl];
+  const args = [
+    `-t${options.threads}`,
+    `-c${options.connections}`,
+    `-d${options.durationSeconds}s`,
+    "--timeout",
+    "10s",
+    "-s",
+    LUA_SCRIPT,
+    options.baseUrl,
+  ];
   const progress = startProgress(options.label, options.durationSeconds);
   const child = spawn("wrk", args, { env, stdio: ["ignore", "pipe", "pipe"] });
   const stopWrk = whileRunning(async () => void child.kill());
@@ -86,7 +95,13 @@ export type LoadTarget = Omit<LoadOptions, "connections" | "threads" | "duration
 /** Unreported load at the benchmark's concurrency: JIT, caches and pools settle before measuring. */
 export async function warmUp(settings: BenchSettings, target: LoadTarget): Promise<void> {
   if (settings.warmupSeconds <= 0) return;
-  await runLoad({ ...target, label: `${target.label} (warm-up)`, connections: settings.connections, threads: settings.threads, durationSeconds: settings.warmupSeconds });
+  await runLoad({
+    ...target,
+    label: `${target.label} (warm-up)`,
+    connections: settings.connections,
+    threads: settings.threads,
+    durationSeconds: settings.warmupSeconds,
+  });
 }
 
 export async function measure(settings: BenchSettings, target: LoadTarget): Promise<LoadResult> {

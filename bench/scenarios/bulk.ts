@@ -44,12 +44,24 @@ export async function sendBulk(baseUrl: string, token: string, count: number, of
     return { seconds, status: response.status, total: parsed.data?.total, error: response.status === 202 ? undefined : text.slice(0, 500) };
   } catch (error) {
     if ((error as Error).name !== "TimeoutError") throw error;
-    return { seconds: BULK_TIMEOUT_MS / 1000, status: "timed out", total: undefined, error: `no answer within ${BULK_TIMEOUT_MS / 1000} s` };
+    return {
+      seconds: BULK_TIMEOUT_MS / 1000,
+      status: "timed out",
+      total: undefined,
+      error: `no answer within ${BULK_TIMEOUT_MS / 1000} s`,
+    };
   }
 }
 
 /** rawSeconds is NaN when the send timed out (nothing to copy). */
-type BulkRow = { engine: Engine; recipients: number; seconds: number; rawSeconds: number; rowsWritten: Record<string, number>; ok: boolean };
+type BulkRow = {
+  engine: Engine;
+  recipients: number;
+  seconds: number;
+  rawSeconds: number;
+  rowsWritten: Record<string, number>;
+  ok: boolean;
+};
 
 type PeakRss = { peakRssMb: number | null; peakRssUpperBoundMb: number | null; peakPssMb: number | null };
 
@@ -76,7 +88,14 @@ async function measureEngine(settings: BenchSettings, engine: Engine): Promise<{
           const rawSeconds = await insertRowsRaw(baseline, written);
           const ok = sent.status === 202 && sent.total === size;
           if (!ok) log(`bulk/${engine}: ${size} recipients answered ${sent.status} (total ${sent.total}): ${sent.error}`);
-          rows.push({ engine, recipients: size, seconds: sent.seconds, rawSeconds, ok, rowsWritten: Object.fromEntries(written.map((table) => [table.table, table.rows.length])) });
+          rows.push({
+            engine,
+            recipients: size,
+            seconds: sent.seconds,
+            rawSeconds,
+            ok,
+            rowsWritten: Object.fromEntries(written.map((table) => [table.table, table.rows.length])),
+          });
         }
         return { rows, peakRssMb: server.peakRssMb(), peakRssUpperBoundMb: server.peakRssUpperBoundMb(), peakPssMb: server.peakPssMb() };
       });
@@ -108,9 +127,13 @@ export async function runBulkScenario(settings: BenchSettings): Promise<Scenario
     ]),
     notes: [
       ...Object.entries(peakRss).map(
-        ([engine, rss]) => `peak server RSS (${engine}): ${formatMb(rss.peakRssMb)} (sum of each process's own peak: ${formatMb(rss.peakRssUpperBoundMb)}; peak PSS, shared pages counted once: ${formatMb(rss.peakPssMb)})`,
+        ([engine, rss]) =>
+          `peak server RSS (${engine}): ${formatMb(rss.peakRssMb)} (sum of each process's own peak: ${formatMb(rss.peakRssUpperBoundMb)}; peak PSS, shared pages counted once: ${formatMb(rss.peakPssMb)})`,
       ),
-      ...rows.filter((row) => row.ok).slice(-1).map((row) => `rows written by the largest send: ${JSON.stringify(row.rowsWritten)}; the raw insert writes the same rows`),
+      ...rows
+        .filter((row) => row.ok)
+        .slice(-1)
+        .map((row) => `rows written by the largest send: ${JSON.stringify(row.rowsWritten)}; the raw insert writes the same rows`),
       `target: ${benchTargets.bulkRecipients.toLocaleString("en")} recipients in ≤ ${benchTargets.bulkSqliteSeconds} s on SQLite, ≤ ${benchTargets.bulkTimesRaw} × the raw insert, RSS ≤ ${benchTargets.serverRssMb} MB`,
     ],
   };

@@ -93,7 +93,12 @@ async function measureKannel(
     );
     await timeUntilDone(`dispatch/${competitor} queued`, count, async () => (await kannel.counters()).accepted, kannel.cpuSeconds);
     await connectSmsc(kannel);
-    const progress = await timeUntilDone(`dispatch/${competitor}`, count, async () => (await kannel.counters()).sentToSmsc, kannel.cpuSeconds);
+    const progress = await timeUntilDone(
+      `dispatch/${competitor}`,
+      count,
+      async () => (await kannel.counters()).sentToSmsc,
+      kannel.cpuSeconds,
+    );
     const final = await kannel.counters();
     return {
       gateway: "kannel",
@@ -115,7 +120,10 @@ async function measureKannel(
 /** The SMSC simulator alone in a process: an API-only server with the simulator on and no dispatcher. */
 async function startSimulatorHost(settings: BenchSettings, port: number): Promise<{ stop: () => Promise<void> }> {
   const database = await createBenchDatabase("sqlite", settings.postgresAdminUrl);
-  const host = await startTumira(database, { processes: 1, env: { SMSC_SIMULATOR: "on", SMSC_SIMULATOR_PORT: String(port), SMSC_SIMULATOR_TPS: UNCAPPED_TPS } }).catch(async (error) => {
+  const host = await startTumira(database, {
+    processes: 1,
+    env: { SMSC_SIMULATOR: "on", SMSC_SIMULATOR_PORT: String(port), SMSC_SIMULATOR_TPS: UNCAPPED_TPS },
+  }).catch(async (error) => {
     await database.drop();
     throw error;
   });
@@ -139,15 +147,27 @@ async function measureTumira(settings: BenchSettings, engine: Engine, simulatorP
       if (sent.status !== 202) throw new Error(`dispatch/${engine}: the bulk send answered ${sent.status}: ${sent.error}`);
     }
     await server.stop();
-    const dispatcher = { RUN_DISPATCHER: "true", SMSC_SIMULATOR: "off", SMSC_SIMULATOR_PORT: String(simulatorPort), SMSC_SIMULATOR_TPS: UNCAPPED_TPS };
-    server = await startTumira(database, { processes: settings.processes, env: dispatcher, profileDir: settings.profile ? profileDirectory(`dispatch-${engine}`) : undefined });
+    const dispatcher = {
+      RUN_DISPATCHER: "true",
+      SMSC_SIMULATOR: "off",
+      SMSC_SIMULATOR_PORT: String(simulatorPort),
+      SMSC_SIMULATOR_TPS: UNCAPPED_TPS,
+    };
+    server = await startTumira(database, {
+      processes: settings.processes,
+      env: dispatcher,
+      profileDir: settings.profile ? profileDirectory(`dispatch-${engine}`) : undefined,
+    });
     // Final states: a message the simulator refused would otherwise keep the count short forever.
     const dispatching = server;
     const progress = await withSql(database, (sql) =>
       timeUntilDone(
         `dispatch/${engine}`,
         settings.dispatchCount,
-        async () => Number((await sql.get<{ count: number }>(`SELECT COUNT(*) AS "count" FROM "Message" WHERE "status" IN ('success', 'failed')`))!.count),
+        async () =>
+          Number(
+            (await sql.get<{ count: number }>(`SELECT COUNT(*) AS "count" FROM "Message" WHERE "status" IN ('success', 'failed')`))!.count,
+          ),
         dispatching.cpuSeconds,
       ),
     );
@@ -189,9 +209,15 @@ export async function runDispatchScenario(settings: BenchSettings): Promise<Scen
     const smpp: KannelSmsc = { kind: "smpp", port: simulatorPort, ...SIMULATOR_BIND };
     rows.push(await measureKannel(settings.dispatchCount, smpp, "Kannel 1.4.5 → SMPP → simulator", startSimulator));
     await stopSimulator();
-    rows.push(await measureKannel(settings.dispatchCount, smpp, "Kannel 1.4.5 → SMPP → simulator, receipts asked for", startSimulator, { receipts: true }));
+    rows.push(
+      await measureKannel(settings.dispatchCount, smpp, "Kannel 1.4.5 → SMPP → simulator, receipts asked for", startSimulator, {
+        receipts: true,
+      }),
+    );
     await stopSimulator();
-    rows.push(await measureKannel(settings.dispatchCount, { kind: "fake" }, "Kannel 1.4.5 → fakesmsc", async (kannel) => kannel.connectFakeSmsc()));
+    rows.push(
+      await measureKannel(settings.dispatchCount, { kind: "fake" }, "Kannel 1.4.5 → fakesmsc", async (kannel) => kannel.connectFakeSmsc()),
+    );
     for (const engine of settings.engines) {
       await startSimulator();
       rows.push(await measureTumira(settings, engine, simulatorPort));
@@ -203,7 +229,17 @@ export async function runDispatchScenario(settings: BenchSettings): Promise<Scen
   const [kannelSmpp, kannelReceipts, kannelFake] = rows;
   const table: Table = {
     title: `Dispatch: ${settings.dispatchCount} queued messages to the SMSC, from the first out to the last`,
-    columns: ["competitor", "engine", "seconds", "messages/s", "× Kannel SMPP", "× Kannel SMPP with receipts", "× Kannel fake", "gateway CPU µs/message", "peak RSS MB"],
+    columns: [
+      "competitor",
+      "engine",
+      "seconds",
+      "messages/s",
+      "× Kannel SMPP",
+      "× Kannel SMPP with receipts",
+      "× Kannel fake",
+      "gateway CPU µs/message",
+      "peak RSS MB",
+    ],
     rows: rows.map((row) => [
       row.competitor,
       row.engine,
@@ -215,7 +251,10 @@ export async function runDispatchScenario(settings: BenchSettings): Promise<Scen
       round(row.cpuMicrosecondsPerMessage),
       row.peakRssMb === null ? "" : round(row.peakRssMb),
     ]),
-    notes: [...rows.map((row) => `${row.competitor} (${row.engine}): ${row.check}`), `target: ≥ ${benchTargets.dispatchTimesKannel} × Kannel's rate`],
+    notes: [
+      ...rows.map((row) => `${row.competitor} (${row.engine}): ${row.check}`),
+      `target: ≥ ${benchTargets.dispatchTimesKannel} × Kannel's rate`,
+    ],
   };
   return { scenario: "dispatch", tables: [table], data: { rows } };
 }

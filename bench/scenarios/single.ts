@@ -10,10 +10,20 @@ import { measure, warmUp, type LoadResult, type LoadTarget } from "../lib/wrk";
 
 export const SINGLE_SEND_BODY = JSON.stringify({ to: "+{msisdn}", message: BENCH_TEXT, from: BENCH_SENDER });
 
-type Row = LoadResult & { kind: SingleSendRow["kind"]; competitor: string; engine: string; peakRssMb: number | null; cpuMicrosPerRequest: number | null; check: string };
+type Row = LoadResult & {
+  kind: SingleSendRow["kind"];
+  competitor: string;
+  engine: string;
+  peakRssMb: number | null;
+  cpuMicrosPerRequest: number | null;
+  check: string;
+};
 
 /** The gateway's own CPU time (all its processes) per request over a measured run. */
-async function measureWithCpu(cpuSeconds: () => number, run: () => Promise<LoadResult>): Promise<LoadResult & { cpuMicrosPerRequest: number }> {
+async function measureWithCpu(
+  cpuSeconds: () => number,
+  run: () => Promise<LoadResult>,
+): Promise<LoadResult & { cpuMicrosPerRequest: number }> {
   const before = cpuSeconds();
   const result = await run();
   return { ...result, cpuMicrosPerRequest: ((cpuSeconds() - before) * 1e6) / result.requests };
@@ -35,7 +45,14 @@ async function measureKannel(settings: BenchSettings): Promise<Row> {
       counters = await kannel.counters();
     }
     const check = `${counters.accepted} accepted in all (warm-up included), ${counters.sentToSmsc} reached the fake SMSC`;
-    return { ...result, kind: "kannel", competitor: "Kannel 1.4.5 GET /cgi-bin/sendsms", engine: "-", peakRssMb: kannel.peakRssMb(), check };
+    return {
+      ...result,
+      kind: "kannel",
+      competitor: "Kannel 1.4.5 GET /cgi-bin/sendsms",
+      engine: "-",
+      peakRssMb: kannel.peakRssMb(),
+      check,
+    };
   } finally {
     await kannel.stop();
   }
@@ -47,7 +64,14 @@ async function measureTumira(settings: BenchSettings, engine: BenchSettings["eng
     await warmUp(settings, pingTarget);
     const ping = await measureWithCpu(server.cpuSeconds, () => measure(settings, pingTarget));
     const rows: Row[] = [{ ...ping, kind: "ceiling", competitor: "Tumira GET /api/ping (ceiling)", engine, peakRssMb: null, check: "" }];
-    const send: LoadTarget = { label: `single/${engine} POST /api/v1/sms`, baseUrl: server.url, method: "POST", path: "/api/v1/sms", body: SINGLE_SEND_BODY, token: account.token };
+    const send: LoadTarget = {
+      label: `single/${engine} POST /api/v1/sms`,
+      baseUrl: server.url,
+      method: "POST",
+      path: "/api/v1/sms",
+      body: SINGLE_SEND_BODY,
+      token: account.token,
+    };
     await warmUp(settings, send);
     const before = await countMessages(database);
     const result = await measureWithCpu(server.cpuSeconds, () => measure(settings, send));

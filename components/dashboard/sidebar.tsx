@@ -14,7 +14,15 @@ function isActive(pathname: string, href: string): boolean {
   return href === "/dashboard" ? pathname === href : pathname === href || pathname.startsWith(`${href}/`);
 }
 
-export function Sidebar({ sections, user, accountName }: { sections: NavSection[]; user: { email: string; role: string }; accountName: string }) {
+export function Sidebar({
+  sections,
+  user,
+  accountName,
+}: {
+  sections: NavSection[];
+  user: { email: string; role: string };
+  accountName: string;
+}) {
   const pathname = usePathname();
   const [open, setOpen] = useState(false);
   const nav = (
@@ -50,11 +58,16 @@ export function Sidebar({ sections, user, accountName }: { sections: NavSection[
   const account = (
     <div className="border-t border-slate-200 p-3">
       <div className="flex items-center gap-2.5 rounded-md px-2 py-1.5">
-        <span aria-hidden className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-slate-900 text-xs font-semibold text-white uppercase">
+        <span
+          aria-hidden
+          className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-slate-900 text-xs font-semibold text-white uppercase"
+        >
           {user.email.slice(0, 2)}
         </span>
         <div className="min-w-0 flex-1">
-          <p className="truncate text-sm font-medium text-slate-900" data-testid="user-email">{user.email}</p>
+          <p className="truncate text-sm font-medium text-slate-900" data-testid="user-email">
+            {user.email}
+          </p>
           <p className="truncate text-xs text-slate-500 capitalize">{user.role}</p>
         </div>
         <button
@@ -71,7 +84,9 @@ export function Sidebar({ sections, user, accountName }: { sections: NavSection[
   );
   const brand = (
     <Link href="/dashboard" className="flex items-center gap-2">
-      <span aria-hidden className="flex h-7 w-7 items-center justify-center rounded-lg bg-brand-600 text-sm font-bold text-white">T</span>
+      <span aria-hidden className="flex h-7 w-7 items-center justify-center rounded-lg bg-brand-600 text-sm font-bold text-white">
+        T
+      </span>
       <span className="text-base font-semibold tracking-tight text-slate-900">Tumira</span>
     </Link>
   );
@@ -79,7 +94,13 @@ export function Sidebar({ sections, user, accountName }: { sections: NavSection[
     <>
       <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-slate-200 bg-white px-4 lg:hidden">
         {brand}
-        <button type="button" onClick={() => setOpen((value) => !value)} aria-expanded={open} aria-label="Menu" className="rounded-md p-2 text-slate-600 hover:bg-slate-100">
+        <button
+          type="button"
+          onClick={() => setOpen((value) => !value)}
+          aria-expanded={open}
+          aria-label="Menu"
+          className="rounded-md p-2 text-slate-600 hover:bg-slate-100"
+        >
           <Icon name="menu" className="h-5 w-5" />
         </button>
       </header>
@@ -91,13 +112,17 @@ export function Sidebar({ sections, user, accountName }: { sections: NavSection[
         )}
       >
         <div className="flex h-full flex-col lg:sticky lg:top-0 lg:h-screen">
-        <div className="flex h-14 items-center border-b border-slate-200 px-5">{brand}</div>
-        <div className="border-b border-slate-200 px-5 py-3">
-          <p className="text-[11px] font-semibold tracking-wider text-slate-400 uppercase">{user.role === "support" || user.role === "admin" ? "Platform" : "Account"}</p>
-          <p className="truncate text-sm font-medium text-slate-900" data-testid="account-name">{accountName}</p>
-        </div>
-        {nav}
-        {account}
+          <div className="flex h-14 items-center border-b border-slate-200 px-5">{brand}</div>
+          <div className="border-b border-slate-200 px-5 py-3">
+            <p className="text-[11px] font-semibold tracking-wider text-slate-400 uppercase">
+              {user.role === "support" || user.role === "admin" ? "Platform" : "Account"}
+            </p>
+            <p className="truncate text-sm font-medium text-slate-900" data-testid="account-name">
+              {accountName}
+            </p>
+          </div>
+          {nav}
+          {account}
         </div>
       </aside>
     </>

@@ -4,7 +4,15 @@ export function Card({ className, ...props }: React.HTMLAttributes<HTMLElement>)
   return <section className={cn("rounded-xl border border-slate-200 bg-white shadow-xs", className)} {...props} />;
 }
 
-export function CardHeader({ title, description, actions }: { title: React.ReactNode; description?: React.ReactNode; actions?: React.ReactNode }) {
+export function CardHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: React.ReactNode;
+  description?: React.ReactNode;
+  actions?: React.ReactNode;
+}) {
   return (
     <div className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-100 px-5 py-4">
       <div className="min-w-0">

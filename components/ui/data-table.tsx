@@ -53,9 +53,15 @@ export function DataTable<R>({
             <thead>
               <tr>
                 {columns.map((column) => (
-                  <th key={column.key} scope="col" className={cn(headClass, column.numeric && "text-right", column.className)}>{column.header}</th>
+                  <th key={column.key} scope="col" className={cn(headClass, column.numeric && "text-right", column.className)}>
+                    {column.header}
+                  </th>
                 ))}
-                {actions && <th scope="col" className={cn(headClass, stickyClass, "bg-slate-50")}><span className="sr-only">{actionsLabel}</span></th>}
+                {actions && (
+                  <th scope="col" className={cn(headClass, stickyClass, "bg-slate-50")}>
+                    <span className="sr-only">{actionsLabel}</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -64,11 +70,23 @@ export function DataTable<R>({
                 return (
                   <tr key={rowKey(row)} className={cn("group hover:bg-slate-50", className)} {...attributes}>
                     {columns.map((column) => (
-                      <td key={column.key} className={cn(cellClass, column.numeric && "text-right tabular-nums", column.nowrap ? "whitespace-nowrap" : "wrap-anywhere", column.className)}>
+                      <td
+                        key={column.key}
+                        className={cn(
+                          cellClass,
+                          column.numeric && "text-right tabular-nums",
+                          column.nowrap ? "whitespace-nowrap" : "wrap-anywhere",
+                          column.className,
+                        )}
+                      >
                         {column.cell(row)}
                       </td>
                     ))}
-                    {actions && <td className={cn(cellClass, stickyClass, "bg-white group-hover:bg-slate-50")}><div className="flex justify-end gap-2">{actions(row)}</div></td>}
+                    {actions && (
+                      <td className={cn(cellClass, stickyClass, "bg-white group-hover:bg-slate-50")}>
+                        <div className="flex justify-end gap-2">{actions(row)}</div>
+                      </td>
+                    )}
                   </tr>
                 );
               })}
@@ -88,8 +106,18 @@ const stickyClass = "sticky right-0 w-px whitespace-nowrap text-right shadow-[-8
 function Pager({ firstHref, firstLabel = "First page", nextHref, nextLabel = "Next page" }: Pagination) {
   return (
     <nav aria-label="Pages" className="flex justify-between px-5 py-3">
-      {firstHref ? <Link className={buttonClass("secondary", "sm")} href={firstHref}>{firstLabel}</Link> : <span />}
-      {nextHref && <Link className={buttonClass("secondary", "sm")} href={nextHref}>{nextLabel}</Link>}
+      {firstHref ? (
+        <Link className={buttonClass("secondary", "sm")} href={firstHref}>
+          {firstLabel}
+        </Link>
+      ) : (
+        <span />
+      )}
+      {nextHref && (
+        <Link className={buttonClass("secondary", "sm")} href={nextHref}>
+          {nextLabel}
+        </Link>
+      )}
     </nav>
   );
 }

@@ -59,15 +59,26 @@ export function Dialog({
         <div>
           <div className="flex items-start justify-between gap-4 px-6 pt-5">
             <div className="min-w-0">
-              <h2 id={testId ? `${testId}-title` : undefined} className="text-base font-semibold wrap-anywhere">{title}</h2>
+              <h2 id={testId ? `${testId}-title` : undefined} className="text-base font-semibold wrap-anywhere">
+                {title}
+              </h2>
               {description && <div className="mt-1 text-sm text-slate-500">{description}</div>}
             </div>
-            <button type="button" aria-label="Close" onClick={onRequestClose} className="-mr-2 rounded-md p-1.5 text-slate-400 hover:bg-slate-100 hover:text-slate-600">
-              <svg viewBox="0 0 20 20" fill="currentColor" className="h-4 w-4" aria-hidden><path d="M6.28 5.22a.75.75 0 0 0-1.06 1.06L8.94 10l-3.72 3.72a.75.75 0 1 0 1.06 1.06L10 11.06l3.72 3.72a.75.75 0 1 0 1.06-1.06L11.06 10l3.72-3.72a.75.75 0 0 0-1.06-1.06L10 8.94 6.28 5.22Z" /></svg>
+            <button
+              type="button"
+              aria-label="Close"
+              onClick={onRequestClose}
+              className="-mr-2 rounded-md p-1.5 text-slate-400 hover:bg-slate-100 hover:text-slate-600"
+            >
+              <svg viewBox="0 0 20 20" fill="currentColor" className="h-4 w-4" aria-hidden>
+                <path d="M6.28 5.22a.75.75 0 0 0-1.06 1.06L8.94 10l-3.72 3.72a.75.75 0 1 0 1.06 1.06L10 11.06l3.72 3.72a.75.75 0 1 0 1.06-1.06L11.06 10l3.72-3.72a.75.75 0 0 0-1.06-1.06L10 8.94 6.28 5.22Z" />
+              </svg>
             </button>
           </div>
           {children && <div className="px-6 py-4">{children}</div>}
-          {footer && <div className="flex flex-wrap justify-end gap-2 rounded-b-xl border-t border-slate-100 bg-slate-50 px-6 py-3">{footer}</div>}
+          {footer && (
+            <div className="flex flex-wrap justify-end gap-2 rounded-b-xl border-t border-slate-100 bg-slate-50 px-6 py-3">{footer}</div>
+          )}
         </div>
       )}
     </dialog>

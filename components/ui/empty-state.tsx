@@ -1,7 +1,17 @@
 import { Icon, type IconName } from "@/components/dashboard/icons";
 
 /** What a list or a panel shows when it has nothing: an icon of what is missing, why, and what to do. */
-export function EmptyState({ icon = "inbox", title, description, action }: { icon?: IconName; title: string; description: React.ReactNode; action?: React.ReactNode }) {
+export function EmptyState({
+  icon = "inbox",
+  title,
+  description,
+  action,
+}: {
+  icon?: IconName;
+  title: string;
+  description: React.ReactNode;
+  action?: React.ReactNode;
+}) {
   return (
     <div className="flex flex-col items-center justify-center px-6 py-12 text-center" data-testid="empty-state">
       <div className="mb-3 flex h-10 w-10 items-center justify-center rounded-full bg-slate-100 text-slate-400">

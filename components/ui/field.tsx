@@ -21,10 +21,14 @@ export function Field({
 }) {
   return (
     <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">{label}</label>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
       <div className="mt-1">{children}</div>
       {error ? (
-        <p id={`${id}-error`} data-testid={`${id}-error`} className="mt-1 text-xs text-red-600">{error}</p>
+        <p id={`${id}-error`} data-testid={`${id}-error`} className="mt-1 text-xs text-red-600">
+          {error}
+        </p>
       ) : (
         hint && <p className="mt-1 text-xs text-slate-500">{hint}</p>
       )}
@@ -33,7 +37,14 @@ export function Field({
 }
 
 export function Input({ className, invalid, ...props }: React.InputHTMLAttributes<HTMLInputElement> & { invalid?: boolean }) {
-  return <input aria-invalid={invalid || undefined} aria-describedby={invalid && props.id ? `${props.id}-error` : undefined} className={cn(inputClass, "h-9", className)} {...props} />;
+  return (
+    <input
+      aria-invalid={invalid || undefined}
+      aria-describedby={invalid && props.id ? `${props.id}-error` : undefined}
+      className={cn(inputClass, "h-9", className)}
+      {...props}
+    />
+  );
 }
 
 export function Select({ className, invalid, ...props }: React.SelectHTMLAttributes<HTMLSelectElement> & { invalid?: boolean }) {
@@ -41,7 +52,14 @@ export function Select({ className, invalid, ...props }: React.SelectHTMLAttribu
 }
 
 export function Textarea({ className, invalid, ...props }: React.TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean }) {
-  return <textarea aria-invalid={invalid || undefined} aria-describedby={invalid && props.id ? `${props.id}-error` : undefined} className={cn(inputClass, className)} {...props} />;
+  return (
+    <textarea
+      aria-invalid={invalid || undefined}
+      aria-describedby={invalid && props.id ? `${props.id}-error` : undefined}
+      className={cn(inputClass, className)}
+      {...props}
+    />
+  );
 }
 
 /** The first error of a field from an action's field list. */

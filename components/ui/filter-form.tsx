@@ -19,14 +19,24 @@ export function FilterForm({
     <form method="get" className="border-b border-slate-100 px-5 py-4" role="search">
       {problems.length > 0 && (
         <ul data-testid="filter-problems" className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {problems.map((problem) => <li key={problem} className="wrap-anywhere">{problem}</li>)}
+          {problems.map((problem) => (
+            <li key={problem} className="wrap-anywhere">
+              {problem}
+            </li>
+          ))}
         </ul>
       )}
       <div className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4">
         {children}
         <div className="flex gap-2">
-          <button type="submit" className={buttonClass("secondary")}>{submitLabel}</button>
-          {resetHref && <a href={resetHref} className={buttonClass("ghost")}>Reset</a>}
+          <button type="submit" className={buttonClass("secondary")}>
+            {submitLabel}
+          </button>
+          {resetHref && (
+            <a href={resetHref} className={buttonClass("ghost")}>
+              Reset
+            </a>
+          )}
         </div>
       </div>
     </form>

@@ -9,9 +9,23 @@ export function Table({ className, children }: { className?: string; children: R
 }
 
 export function Th({ className, children }: { className?: string; children?: React.ReactNode }) {
-  return <th scope="col" className={cn("border-b border-slate-200 bg-slate-50/60 px-4 py-2.5 text-xs font-medium tracking-wide text-slate-500 uppercase", className)}>{children}</th>;
+  return (
+    <th
+      scope="col"
+      className={cn(
+        "border-b border-slate-200 bg-slate-50/60 px-4 py-2.5 text-xs font-medium tracking-wide text-slate-500 uppercase",
+        className,
+      )}
+    >
+      {children}
+    </th>
+  );
 }
 
 export function Td({ className, children, ...props }: React.TdHTMLAttributes<HTMLTableCellElement>) {
-  return <td className={cn("border-b border-slate-100 px-4 py-3 align-middle text-slate-700", className)} {...props}>{children}</td>;
+  return (
+    <td className={cn("border-b border-slate-100 px-4 py-3 align-middle text-slate-700", className)} {...props}>
+      {children}
+    </td>
+  );
 }

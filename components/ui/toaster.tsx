@@ -24,7 +24,10 @@ export function Toaster({ children }: { children: React.ReactNode }) {
   return (
     <ToastContext.Provider value={notify}>
       {children}
-      <div aria-live="polite" className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-[min(24rem,calc(100vw-2rem))] flex-col gap-2">
+      <div
+        aria-live="polite"
+        className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-[min(24rem,calc(100vw-2rem))] flex-col gap-2"
+      >
         {toasts.map((toast) => (
           <div
             key={toast.id}
@@ -34,7 +37,10 @@ export function Toaster({ children }: { children: React.ReactNode }) {
               toast.tone === "success" ? "border-emerald-200" : "border-red-200",
             )}
           >
-            <span aria-hidden className={cn("mt-1.5 h-2 w-2 shrink-0 rounded-full", toast.tone === "success" ? "bg-emerald-500" : "bg-red-500")} />
+            <span
+              aria-hidden
+              className={cn("mt-1.5 h-2 w-2 shrink-0 rounded-full", toast.tone === "success" ? "bg-emerald-500" : "bg-red-500")}
+            />
             <p className="text-slate-800">{toast.text}</p>
           </div>
         ))}

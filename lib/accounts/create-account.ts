@@ -7,7 +7,11 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { addSender } from "@/lib/senders/add-sender";
 import { createUser } from "@/lib/users/create-user";
 
-export const currencySchema = z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, "must be a three-letter currency code");
+export const currencySchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{3}$/, "must be a three-letter currency code");
 
 export async function createAccount(input: {
   name: string;
@@ -51,8 +55,6 @@ export async function createAccount(input: {
   for (const sender of input.senders ?? []) {
     await addSender({ accountId: account.id, name: sender, approved: true, actor: input.actor });
   }
-  const owner = input.owner
-    ? await createUser({ ...input.owner, role: "owner", accountId: account.id, actor: input.actor })
-    : undefined;
+  const owner = input.owner ? await createUser({ ...input.owner, role: "owner", accountId: account.id, actor: input.actor }) : undefined;
   return { id: account.id, name: account.name, currency: account.currency, ownerEmail: owner?.email };
 }

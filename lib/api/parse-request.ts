@@ -20,7 +20,10 @@ const describeIssue: z.core.$ZodErrorMap = (issue) => {
 
 /** `to[3]`, `options.flash`: the path of an issue as a client names the field. */
 function fieldName(path: PropertyKey[]): string {
-  return path.reduce<string>((name, key) => (typeof key === "number" ? `${name}[${key}]` : name ? `${name}.${String(key)}` : String(key)), "");
+  return path.reduce<string>(
+    (name, key) => (typeof key === "number" ? `${name}[${key}]` : name ? `${name}.${String(key)}` : String(key)),
+    "",
+  );
 }
 
 /** One entry per failing field, its first problem, in the order zod found them. */

@@ -40,6 +40,4 @@ export function envelopeSchema<T extends z.ZodType>(data: T) {
 }
 
 /** The envelope without `data` (the key revoke response). */
-export const bareEnvelopeSchema = z
-  .object({ status: z.literal("success"), message: z.string() })
-  .meta({ id: "StatusEnvelope" });
+export const bareEnvelopeSchema = z.object({ status: z.literal("success"), message: z.string() }).meta({ id: "StatusEnvelope" });

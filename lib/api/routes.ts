@@ -24,5 +24,11 @@ export const apiRoutes: ApiRoute[] = [
 
 /** Paths the production server answers through the lean path instead of Next. */
 export function isApiPath(pathname: string): boolean {
-  return pathname.startsWith("/api/v1/") || pathname === "/api/v1" || pathname === "/api/health" || pathname === "/api/ping" || pathname === "/metrics";
+  return (
+    pathname.startsWith("/api/v1/") ||
+    pathname === "/api/v1" ||
+    pathname === "/api/health" ||
+    pathname === "/api/ping" ||
+    pathname === "/metrics"
+  );
 }

@@ -38,7 +38,11 @@ const amount = (name: string) =>
       return z.NEVER;
     }
   });
-const required = (name: string) => z.string({ error: `--${name} is required` }).trim().min(1, `--${name} cannot be blank`);
+const required = (name: string) =>
+  z
+    .string({ error: `--${name} is required` })
+    .trim()
+    .min(1, `--${name} cannot be blank`);
 
 function command<S extends z.ZodType>(
   summary: string,
@@ -60,7 +64,14 @@ export const commands: Record<string, Command> = {
 
   "accounts:create": command(
     "Create an account with an opening balance, approved sender ids and optionally an owner",
-    { name: { type: "string" }, currency: { type: "string" }, balance: { type: "string" }, sender: { type: "string" }, "owner-email": { type: "string" }, "owner-password": { type: "string" } },
+    {
+      name: { type: "string" },
+      currency: { type: "string" },
+      balance: { type: "string" },
+      sender: { type: "string" },
+      "owner-email": { type: "string" },
+      "owner-password": { type: "string" },
+    },
     z
       .object({
         name: required("name"),
@@ -145,7 +156,13 @@ export const commands: Record<string, Command> = {
     }),
     async (flags) => {
       if (flags.account) await requireAccount(flags.account);
-      const user = await createUser({ email: flags.email, password: flags.password, role: flags.role, accountId: flags.account ?? null, actor: ACTOR });
+      const user = await createUser({
+        email: flags.email,
+        password: flags.password,
+        role: flags.role,
+        accountId: flags.account ?? null,
+        actor: ACTOR,
+      });
       return { id: user.id, email: user.email, role: user.role, account_id: user.accountId };
     },
   ),
@@ -181,13 +198,25 @@ export const commands: Record<string, Command> = {
     { account: { type: "string" }, limit: { type: "string" } },
     z.object({
       account: required("account"),
-      limit: z.string({ error: "--limit is required" }).refine((text) => text === "default" || /^[1-9]\d{0,6}$/.test(text), "--limit must be a whole number from 1 to 9999999, or default"),
+      limit: z
+        .string({ error: "--limit is required" })
+        .refine(
+          (text) => text === "default" || /^[1-9]\d{0,6}$/.test(text),
+          "--limit must be a whole number from 1 to 9999999, or default",
+        ),
     }),
     async (flags) => {
       await requireAccount(flags.account);
       const limit = flags.limit === "default" ? null : Number(flags.limit);
       await db().account.update({ where: { id: flags.account }, data: { rateLimitPerSecond: limit } });
-      await recordAuditEvent({ accountId: flags.account, actor: ACTOR, action: "account.rate_limit_set", targetType: "account", targetId: flags.account, data: { limit } });
+      await recordAuditEvent({
+        accountId: flags.account,
+        actor: ACTOR,
+        action: "account.rate_limit_set",
+        targetType: "account",
+        targetId: flags.account,
+        data: { limit },
+      });
       return { account: flags.account, rate_limit_per_second: limit ?? "default" };
     },
   ),
@@ -210,7 +239,8 @@ function jsonText(value: unknown): string {
 /** Runs one CLI command; never throws and never exits the process (scripts/cli.ts does). */
 export async function runCli(argv: string[]): Promise<CliResult> {
   const [name, ...rest] = argv;
-  if (!name || name === "help" || name === "--help") return { code: name ? 0 : 2, stdout: name ? usage() : "", stderr: name ? "" : usage() };
+  if (!name || name === "help" || name === "--help")
+    return { code: name ? 0 : 2, stdout: name ? usage() : "", stderr: name ? "" : usage() };
   const spec = commands[name];
   if (!spec) return { code: 2, stdout: "", stderr: `Unknown command "${name}".\n\n${usage()}` };
 

@@ -27,7 +27,10 @@ export function extractCandidates(text: string, { csv }: { csv: boolean }): { li
     const line = raw.trim();
     if (!line) return;
     if (csv) {
-      const cell = line.split(/[,;\t]/)[0].trim().replace(/^"(.*)"$/, "$1");
+      const cell = line
+        .split(/[,;\t]/)[0]
+        .trim()
+        .replace(/^"(.*)"$/, "$1");
       if (index === 0 && !/\d/.test(cell)) return;
       if (cell) candidates.push({ line: index + 1, value: cell });
       return;

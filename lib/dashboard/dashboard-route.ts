@@ -12,7 +12,10 @@ import { requireAnyPermission } from "@/lib/auth/require-permission";
 export type DashboardErrorBody = { error: string; code: string; fields?: { field: string; description: string }[] };
 
 function jsonResponse(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
 }
 
 /** The host of an Origin header, or null when it is absent, "null" (sandboxed or privacy-redirected pages) or malformed. */
@@ -36,7 +39,8 @@ function checkSameOrigin(request: Request): void {
 
 function errorResponse(request: Request, error: unknown): Response {
   const appError = error instanceof AppError ? error : null;
-  if (!appError || appError.code === "INTERNAL") logger.error({ err: error, path: new URL(request.url).pathname }, "dashboard route failed");
+  if (!appError || appError.code === "INTERNAL")
+    logger.error({ err: error, path: new URL(request.url).pathname }, "dashboard route failed");
   const body: DashboardErrorBody =
     appError && appError.code !== "INTERNAL"
       ? { error: appError.message, code: appError.code, ...(appError.options.fields ? { fields: appError.options.fields } : {}) }

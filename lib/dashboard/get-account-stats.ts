@@ -18,7 +18,9 @@ function dayOf(column: string): string {
 
 function lastDays(now: Date): string[] {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: STATS_DAYS }, (_, index) => new Date(today - (STATS_DAYS - 1 - index) * 86_400_000).toISOString().slice(0, 10));
+  return Array.from({ length: STATS_DAYS }, (_, index) =>
+    new Date(today - (STATS_DAYS - 1 - index) * 86_400_000).toISOString().slice(0, 10),
+  );
 }
 
 export async function getAccountStats(accountId: string, now = new Date()): Promise<AccountStats> {

@@ -38,7 +38,10 @@ export async function getMessageDetail(id: string, scope: MessageScope): Promise
     source: message.apiKeyId ? "API" : message.userId ? "Dashboard" : "Unknown",
     dispatchedAt: iso(message.dispatchedAt),
     finishedAt: iso(message.finishedAt),
-    events: buildMessageTimeline(message, message.parts, message.events).map((event) => ({ ...event, createdAt: event.createdAt.toISOString() })),
+    events: buildMessageTimeline(message, message.parts, message.events).map((event) => ({
+      ...event,
+      createdAt: event.createdAt.toISOString(),
+    })),
     parts: message.parts.map((part) => ({
       partNumber: part.partNumber,
       carrierMessageId: part.carrierMessageId,

@@ -11,7 +11,9 @@ export async function listAccounts(): Promise<AccountSummary[]> {
   return accounts.map(({ _count, ...account }) => ({ ...account, members: _count.users }));
 }
 
-export async function listPendingSenders(): Promise<{ id: string; name: string; accountId: string; accountName: string; createdAt: Date }[]> {
+export async function listPendingSenders(): Promise<
+  { id: string; name: string; accountId: string; accountName: string; createdAt: Date }[]
+> {
   const senders = await db().senderId.findMany({
     where: { status: "pending" },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],

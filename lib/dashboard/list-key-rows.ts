@@ -35,7 +35,9 @@ export async function listKeyRows(accountId: string): Promise<KeyRow[]> {
   ]);
   const emails = new Map(users.map((user) => [user.id, user.email]));
   const keyNames = new Map(keys.map((key) => [key.id, key.name]));
-  const successors = new Map(rolls.map((roll) => [roll.targetId, String((JSON.parse(roll.data) as { replacement?: string }).replacement ?? "")]));
+  const successors = new Map(
+    rolls.map((roll) => [roll.targetId, String((JSON.parse(roll.data) as { replacement?: string }).replacement ?? "")]),
+  );
   const now = new Date();
   return keys.map((key) => ({
     id: key.id,

@@ -43,7 +43,17 @@ export async function listLedger(accountId: string, filters: LedgerFilters): Pro
     },
     orderBy: { id: "desc" },
     take: LEDGER_PAGE_SIZE + 1,
-    select: { id: true, kind: true, amount: true, balanceAfter: true, messageId: true, bulkSendId: true, reason: true, actor: true, createdAt: true },
+    select: {
+      id: true,
+      kind: true,
+      amount: true,
+      balanceAfter: true,
+      messageId: true,
+      bulkSendId: true,
+      reason: true,
+      actor: true,
+      createdAt: true,
+    },
   });
   const page = rows.slice(0, LEDGER_PAGE_SIZE);
   return { rows: page, nextBefore: rows.length > LEDGER_PAGE_SIZE ? page[page.length - 1].id : null };

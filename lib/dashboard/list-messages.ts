@@ -18,7 +18,11 @@ export const messageIdParam = z
   .trim()
   .toLowerCase()
   .transform((text) => text.replace(/^…|…$/g, ""))
-  .pipe(z.string().regex(/^[0-9a-f][0-9a-f-]{3,35}$/, "use the message id, the short id shown in the list, or at least 4 of its characters (0-9, a-f)"));
+  .pipe(
+    z
+      .string()
+      .regex(/^[0-9a-f][0-9a-f-]{3,35}$/, "use the message id, the short id shown in the list, or at least 4 of its characters (0-9, a-f)"),
+  );
 
 /**
  * The where clause of a message id or a part of one. Ids are UUIDv7: the start is the creation time
@@ -48,7 +52,10 @@ const messageFilterFields = {
   bulk: z.uuid("use the bulk send's full id"),
   delivered: z.enum(["yes", "no"], "choose yes or not yet"),
   id: messageIdParam,
-  cursor: z.string().max(200).refine((text) => decodeCursor(text) !== null, "this page link is not valid; start from the first page"),
+  cursor: z
+    .string()
+    .max(200)
+    .refine((text) => decodeCursor(text) !== null, "this page link is not valid; start from the first page"),
 };
 
 const messageFilterLabels = {
@@ -68,7 +75,6 @@ export type MessageFilters = ParsedFilters<typeof messageFilterFields>["filters"
 export function parseMessageFilters(params: Record<string, string | undefined>): ParsedFilters<typeof messageFilterFields> {
   return parseFilters(messageFilterFields, messageFilterLabels, params);
 }
-
 
 /** A recipient as typed ("0771…", "+263 77…") matches the stored E.164 form. */
 export function normaliseRecipient(text: string): string {
@@ -95,7 +101,21 @@ export async function listMessages(accountId: string, filters: MessageFilters): 
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: MESSAGE_PAGE_SIZE + 1,
-    select: { id: true, to: true, operator: true, status: true, senderId: true, body: true, segments: true, charge: true, currency: true, test: true, bulkSendId: true, createdAt: true, deliveredAt: true },
+    select: {
+      id: true,
+      to: true,
+      operator: true,
+      status: true,
+      senderId: true,
+      body: true,
+      segments: true,
+      charge: true,
+      currency: true,
+      test: true,
+      bulkSendId: true,
+      createdAt: true,
+      deliveredAt: true,
+    },
   });
   const page = rows.slice(0, MESSAGE_PAGE_SIZE);
   const last = page[page.length - 1];

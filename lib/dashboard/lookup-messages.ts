@@ -42,7 +42,17 @@ export async function lookupMessages(query: string, cursorText?: string): Promis
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: LOOKUP_PAGE_SIZE + 1,
-    select: { id: true, accountId: true, to: true, senderId: true, operator: true, status: true, createdAt: true, deliveredAt: true, account: { select: { name: true } } },
+    select: {
+      id: true,
+      accountId: true,
+      to: true,
+      senderId: true,
+      operator: true,
+      status: true,
+      createdAt: true,
+      deliveredAt: true,
+      account: { select: { name: true } },
+    },
   });
   const page = rows.slice(0, LOOKUP_PAGE_SIZE).map(({ account, ...row }) => ({ ...row, accountName: account.name }));
   const last = page[page.length - 1];

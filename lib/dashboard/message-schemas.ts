@@ -36,7 +36,16 @@ export const messageDetailSchema = z.object({
   dispatchedAt: timestamp.nullable(),
   finishedAt: timestamp.nullable(),
   events: z.array(z.object({ id: z.string(), kind: z.string(), detail: z.string(), createdAt: timestamp })),
-  parts: z.array(z.object({ partNumber: z.int(), carrierMessageId: z.string(), status: z.string(), receiptStat: z.string().nullable(), receiptError: z.string().nullable(), receiptAt: timestamp.nullable() })),
+  parts: z.array(
+    z.object({
+      partNumber: z.int(),
+      carrierMessageId: z.string(),
+      status: z.string(),
+      receiptStat: z.string().nullable(),
+      receiptError: z.string().nullable(),
+      receiptAt: timestamp.nullable(),
+    }),
+  ),
   ledger: z.array(z.object({ id: z.int(), kind: z.string(), amount: z.string(), balanceAfter: z.string(), createdAt: timestamp })),
   webhooks: z.array(
     z.object({
@@ -48,7 +57,9 @@ export const messageDetailSchema = z.object({
       lastStatusCode: z.int().nullable(),
       lastError: z.string().nullable(),
       nextAttemptAt: timestamp,
-      attemptLog: z.array(z.object({ id: z.int(), statusCode: z.int().nullable(), latencyMs: z.int(), error: z.string().nullable(), attemptedAt: timestamp })),
+      attemptLog: z.array(
+        z.object({ id: z.int(), statusCode: z.int().nullable(), latencyMs: z.int(), error: z.string().nullable(), attemptedAt: timestamp }),
+      ),
     }),
   ),
 });

@@ -10,4 +10,3 @@ export function messageScopeOf(user: SessionUser): MessageScope {
   if (user.accountId && can(user.role, "messages.view")) return { accountId: user.accountId };
   return { platform: true };
 }
-

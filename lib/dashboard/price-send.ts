@@ -4,7 +4,11 @@ import { operators, type Operator } from "@/lib/carriers/operators";
 
 export type RateTable = Record<Operator, string>;
 
-export function priceSend(segments: number, rates: RateTable, perOperator: Record<Operator, number>): { perOperator: Record<Operator, bigint>; total: bigint } {
+export function priceSend(
+  segments: number,
+  rates: RateTable,
+  perOperator: Record<Operator, number>,
+): { perOperator: Record<Operator, bigint>; total: bigint } {
   const prices = {} as Record<Operator, bigint>;
   let total = 0n;
   for (const operator of operators) {

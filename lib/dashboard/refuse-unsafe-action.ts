@@ -31,7 +31,11 @@ export function refuseUnsafeServerAction(request: Request): Response | null {
     return refusal(411, "LENGTH_REQUIRED", "A server action needs a Content-Length header");
   }
   if (length !== null && !(Number(length) <= SERVER_ACTION_BODY_LIMIT_BYTES)) {
-    return refusal(413, "PAYLOAD_TOO_LARGE", `The request body is over the ${SERVER_ACTION_BODY_LIMIT_BYTES} bytes a server action accepts`);
+    return refusal(
+      413,
+      "PAYLOAD_TOO_LARGE",
+      `The request body is over the ${SERVER_ACTION_BODY_LIMIT_BYTES} bytes a server action accepts`,
+    );
   }
   return null;
 }

@@ -45,7 +45,15 @@ export function openDatabase(url: string, options?: OpenSqlOptions): Database {
 }
 
 const WRITE_OPERATIONS = new Set([
-  "create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany",
+  "create",
+  "createMany",
+  "createManyAndReturn",
+  "update",
+  "updateMany",
+  "updateManyAndReturn",
+  "upsert",
+  "delete",
+  "deleteMany",
 ]);
 
 /** Prisma's writes on SQLite wait for the raw layer's open transaction instead of blocking on its lock. */

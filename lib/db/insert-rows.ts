@@ -33,10 +33,14 @@ function insertStatement(dialect: Dialect, table: string, columns: readonly stri
   if (text) return text;
   const target = `INSERT INTO "${table}" (${quoted([...shared, ...columns])})`;
   if (shared.length === 0) {
-    text = `${target} VALUES ${Array(rows).fill(`(${columns.map(() => "?").join(", ")})`).join(", ")}`;
+    text = `${target} VALUES ${Array(rows)
+      .fill(`(${columns.map(() => "?").join(", ")})`)
+      .join(", ")}`;
   } else if (dialect === "sqlite") {
     const selected = [...shared.map(() => "?"), ...columns.map((_, index) => `column${index + 1}`)].join(", ");
-    text = `${target} SELECT ${selected} FROM (VALUES ${Array(rows).fill(`(${columns.map(() => "?").join(", ")})`).join(", ")})`;
+    text = `${target} SELECT ${selected} FROM (VALUES ${Array(rows)
+      .fill(`(${columns.map(() => "?").join(", ")})`)
+      .join(", ")})`;
   } else {
     const sharedPlaceholders = shared.map((_, index) => `$${index + 1}`);
     const tuples = Array.from({ length: rows }, (_, row) => {

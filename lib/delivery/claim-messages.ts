@@ -11,9 +11,23 @@ import { recordMessageEvent } from "./record-message-event";
  * and the webhook. Returning only these halved the claim's time on SQLite (RETURNING * built and
  * parsed 30 columns per message: 22-25 against 13-20 µs per message in a micro-benchmark).
  */
-export type ClaimedMessage = Pick<Message, "id" | "accountId" | "to" | "body" | "senderId" | "operator" | "test" | "attempts" | "webhookUrl" | "operatorResponse">;
+export type ClaimedMessage = Pick<
+  Message,
+  "id" | "accountId" | "to" | "body" | "senderId" | "operator" | "test" | "attempts" | "webhookUrl" | "operatorResponse"
+>;
 
-const CLAIMED_COLUMNS = ["id", "accountId", "to", "body", "senderId", "operator", "test", "attempts", "webhookUrl", "operatorResponse"] as const;
+const CLAIMED_COLUMNS = [
+  "id",
+  "accountId",
+  "to",
+  "body",
+  "senderId",
+  "operator",
+  "test",
+  "attempts",
+  "webhookUrl",
+  "operatorResponse",
+] as const;
 
 /** Appended to a claim's inner SELECT. */
 export function skipLockedClause(dialect: Dialect): string {
@@ -30,7 +44,14 @@ function stillEnqueuedClause(dialect: Dialect): string {
 }
 
 /** Moves up to `limit` due messages of one carrier (live or test) to processing, leased to `owner`. */
-export async function claimMessages(input: { owner: string; operator: string; test: boolean; limit: number; leaseMs: number; now?: Date }): Promise<ClaimedMessage[]> {
+export async function claimMessages(input: {
+  owner: string;
+  operator: string;
+  test: boolean;
+  limit: number;
+  leaseMs: number;
+  now?: Date;
+}): Promise<ClaimedMessage[]> {
   const now = input.now ?? new Date();
   const database = sql();
   const rows = await database.all(

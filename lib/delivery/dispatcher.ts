@@ -75,7 +75,8 @@ export class Dispatcher {
     const graceOver = sleep(this.settings.stopGraceMs, "timeout" as const);
     const finished = await Promise.race([Promise.allSettled([...this.inFlight]).then(() => "done" as const), graceOver]);
     const released = await releaseLeases(this.owner);
-    if (finished === "timeout") this.log.warn({ stillInFlight: this.inFlight.size }, "stop grace over with submits in flight; they may be sent again");
+    if (finished === "timeout")
+      this.log.warn({ stillInFlight: this.inFlight.size }, "stop grace over with submits in flight; they may be sent again");
     this.log.info({ released }, "dispatcher stopped; unsent claims released to the queue");
   }
 
@@ -105,7 +106,13 @@ export class Dispatcher {
       }
       let claimed: ClaimedMessage[];
       try {
-        claimed = await claimMessages({ owner: this.owner, operator: route.operator, test: route.test, limit: free, leaseMs: this.settings.leaseMs });
+        claimed = await claimMessages({
+          owner: this.owner,
+          operator: route.operator,
+          test: route.test,
+          limit: free,
+          leaseMs: this.settings.leaseMs,
+        });
       } catch (error) {
         this.log.error({ err: error }, "claim failed");
         await this.pause(1000);

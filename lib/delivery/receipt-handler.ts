@@ -28,7 +28,10 @@ export class ReceiptHandler {
     const giveUpAt = Date.now() + (this.options.giveUpMs ?? 10_000);
     while ((await this.record({ operator, receipt })) === "unknown") {
       if (Date.now() >= giveUpAt) {
-        this.log.warn({ operator, carrierMessageId: receipt.messageId, stat: receipt.stat }, "receipt for an unknown message id acknowledged and dropped");
+        this.log.warn(
+          { operator, carrierMessageId: receipt.messageId, stat: receipt.stat },
+          "receipt for an unknown message id acknowledged and dropped",
+        );
         return;
       }
       // Stopping: leave it unacknowledged so the SMSC sends it again.

@@ -34,17 +34,29 @@ SELECT "id" FROM updated`;
 export async function recordAcceptancesInOneStatement(executor: SqlExecutor, outcomes: Accepted[], now: Date): Promise<Set<string>> {
   const at = toDbTime(now);
   const parts = outcomes.flatMap(({ message, result }) =>
-    result.carrierMessageIds.map((carrierMessageId, index) => ({ messageId: message.id, partNumber: index + 1, operator: message.operator, carrierMessageId })),
+    result.carrierMessageIds.map((carrierMessageId, index) => ({
+      messageId: message.id,
+      partNumber: index + 1,
+      operator: message.operator,
+      carrierMessageId,
+    })),
   );
   const rows = await executor.all<{ id: string }>(
     RECORD_ACCEPTANCES,
     [
-      outcomes.map(({ message }) => message.id), outcomes.map(({ owner }) => owner), outcomes.map(({ result }) => result.response),
-      outcomes.map(({ result }) => result.carrierMessageIds[0]), outcomes.map(({ startedAt }) => toDbTime(startedAt)),
-      at, at,
+      outcomes.map(({ message }) => message.id),
+      outcomes.map(({ owner }) => owner),
+      outcomes.map(({ result }) => result.response),
+      outcomes.map(({ result }) => result.carrierMessageIds[0]),
+      outcomes.map(({ startedAt }) => toDbTime(startedAt)),
       at,
-      parts.map(() => timeOrderedUuid()), parts.map((part) => part.messageId), parts.map((part) => part.partNumber),
-      parts.map((part) => part.operator), parts.map((part) => part.carrierMessageId),
+      at,
+      at,
+      parts.map(() => timeOrderedUuid()),
+      parts.map((part) => part.messageId),
+      parts.map((part) => part.partNumber),
+      parts.map((part) => part.operator),
+      parts.map((part) => part.carrierMessageId),
     ],
     { prepared: true },
   );

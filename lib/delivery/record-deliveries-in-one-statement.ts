@@ -25,11 +25,23 @@ WHERE "Message"."id" = parts."messageId" AND parts."status" = 'delivered' AND "M
 RETURNING "Message"."id", "Message"."operator"`;
 
 /** Records the receipts' part changes; returns the messages they delivered. */
-export async function recordDeliveriesInOneStatement(executor: SqlExecutor, deliveries: PartDelivery[], now: Date): Promise<{ id: string; operator: string }[]> {
+export async function recordDeliveriesInOneStatement(
+  executor: SqlExecutor,
+  deliveries: PartDelivery[],
+  now: Date,
+): Promise<{ id: string; operator: string }[]> {
   const at = toDbTime(now);
   return executor.all<{ id: string; operator: string }>(
     RECORD_DELIVERIES,
-    [deliveries.map((delivery) => delivery.partId), deliveries.map((delivery) => delivery.status), deliveries.map((delivery) => delivery.stat), deliveries.map((delivery) => delivery.err), at, at, at],
+    [
+      deliveries.map((delivery) => delivery.partId),
+      deliveries.map((delivery) => delivery.status),
+      deliveries.map((delivery) => delivery.stat),
+      deliveries.map((delivery) => delivery.err),
+      at,
+      at,
+      at,
+    ],
     { prepared: true },
   );
 }

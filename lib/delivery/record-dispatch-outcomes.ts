@@ -37,16 +37,21 @@ function isRefused(outcome: DispatchOutcome): outcome is Refused {
   return outcome.result.kind === "rejected";
 }
 
-export async function recordDispatchOutcomes(outcomes: DispatchOutcome[], policy: RetryPolicy): Promise<{ recorded: number; leaseLost: number }> {
+export async function recordDispatchOutcomes(
+  outcomes: DispatchOutcome[],
+  policy: RetryPolicy,
+): Promise<{ recorded: number; leaseLost: number }> {
   const now = new Date();
-  const recorded = (await recordInOneStatement(outcomes, now)) ?? (await sql().transaction(async (tx) => {
-    const results = await recordAcceptances(tx, outcomes.filter(isAccepted), now);
-    for (const outcome of outcomes.filter(isRefused)) {
-      const result = await recordRefusal(tx, outcome, policy, now);
-      if (result) results.push(result);
-    }
-    return results;
-  }));
+  const recorded =
+    (await recordInOneStatement(outcomes, now)) ??
+    (await sql().transaction(async (tx) => {
+      const results = await recordAcceptances(tx, outcomes.filter(isAccepted), now);
+      for (const outcome of outcomes.filter(isRefused)) {
+        const result = await recordRefusal(tx, outcome, policy, now);
+        if (result) results.push(result);
+      }
+      return results;
+    }));
   for (const { operator, counter } of recorded) if (counter) metrics()[counter].inc({ operator });
   return { recorded: recorded.length, leaseLost: outcomes.length - recorded.length };
 }
@@ -57,9 +62,15 @@ export async function recordDispatchOutcomes(outcomes: DispatchOutcome[], policy
  */
 async function recordInOneStatement(outcomes: DispatchOutcome[], now: Date): Promise<Recorded[] | null> {
   const database = sql();
-  if (database.dialect !== "postgres" || !outcomes.every((outcome): outcome is Accepted => isAccepted(outcome) && !outcome.message.webhookUrl)) return null;
+  if (
+    database.dialect !== "postgres" ||
+    !outcomes.every((outcome): outcome is Accepted => isAccepted(outcome) && !outcome.message.webhookUrl)
+  )
+    return null;
   const landed = await recordAcceptancesInOneStatement(database, outcomes, now);
-  return outcomes.filter(({ message }) => landed.has(message.id)).map(({ message }) => ({ operator: message.operator, counter: "messagesDispatched" }));
+  return outcomes
+    .filter(({ message }) => landed.has(message.id))
+    .map(({ message }) => ({ operator: message.operator, counter: "messagesDispatched" }));
 }
 
 /** Parts are written only here, once per message (success is final), so they never collide. */
@@ -69,7 +80,13 @@ async function recordAcceptances(tx: SqlExecutor, outcomes: Accepted[], now: Dat
   const answers = valuesTable(
     tx.dialect,
     ["text", "text", "text", "text", "timestamp"],
-    outcomes.map(({ message, owner, result, startedAt }) => [message.id, owner, result.response, result.carrierMessageIds[0], toDbTime(startedAt)]),
+    outcomes.map(({ message, owner, result, startedAt }) => [
+      message.id,
+      owner,
+      result.response,
+      result.carrierMessageIds[0],
+      toDbTime(startedAt),
+    ]),
   );
   const updated = await tx.all<{ id: string }>(
     `UPDATE "Message" SET "status" = 'success', "operatorResponse" = v.column3, "carrierMessageId" = v.column4, "dispatchedAt" = v.column5,
@@ -83,10 +100,23 @@ async function recordAcceptances(tx: SqlExecutor, outcomes: Accepted[], now: Dat
   const landed = outcomes.filter((outcome) => updatedIds.has(outcome.message.id));
   // The parts' createdAt is the carrier's acceptance in the message's timeline.
   const parts = landed.flatMap(({ message, result }) =>
-    result.carrierMessageIds.map((carrierMessageId, index) => [timeOrderedUuid(), message.id, index + 1, message.operator, carrierMessageId, "submitted", at]),
+    result.carrierMessageIds.map((carrierMessageId, index) => [
+      timeOrderedUuid(),
+      message.id,
+      index + 1,
+      message.operator,
+      carrierMessageId,
+      "submitted",
+      at,
+    ]),
   );
   await insertRows(tx, "MessagePart", PART_COLUMNS, parts);
-  await enqueueWebhooks(tx, landed.filter(({ message }) => message.webhookUrl).map(({ message }) => message.id), "message.success", now);
+  await enqueueWebhooks(
+    tx,
+    landed.filter(({ message }) => message.webhookUrl).map(({ message }) => message.id),
+    "message.success",
+    now,
+  );
   return landed.map(({ message }) => ({ operator: message.operator, counter: "messagesDispatched" }));
 }
 
@@ -126,7 +156,12 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
  * Applies a status change (`set`, ending the lease) only while this dispatcher still holds the
  * lease; false when it does not. The changed row is read back only for a webhook's payload.
  */
-async function updateLeased(tx: SqlExecutor, { message, owner }: DispatchOutcome, set: string, params: unknown[]): Promise<Record<string, unknown> | boolean> {
+async function updateLeased(
+  tx: SqlExecutor,
+  { message, owner }: DispatchOutcome,
+  set: string,
+  params: unknown[],
+): Promise<Record<string, unknown> | boolean> {
   const text = `UPDATE "Message" SET ${set}, "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = ? AND "leaseOwner" = ? AND "status" = 'processing'`;
   const values = [...params, message.id, owner];
   if (!message.webhookUrl) return (await tx.run(text, values)) > 0;

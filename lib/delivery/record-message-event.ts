@@ -4,6 +4,17 @@ import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 
 export type MessageEventKind = "retry" | "failed" | "refunded";
 
-export async function recordMessageEvent(tx: SqlExecutor, messageId: string, kind: MessageEventKind, detail: string, at: Date): Promise<void> {
-  await tx.run(`INSERT INTO "MessageEvent" ("messageId", "kind", "detail", "createdAt") VALUES (?, ?, ?, ?)`, [messageId, kind, detail, toDbTime(at)]);
+export async function recordMessageEvent(
+  tx: SqlExecutor,
+  messageId: string,
+  kind: MessageEventKind,
+  detail: string,
+  at: Date,
+): Promise<void> {
+  await tx.run(`INSERT INTO "MessageEvent" ("messageId", "kind", "detail", "createdAt") VALUES (?, ?, ?, ?)`, [
+    messageId,
+    kind,
+    detail,
+    toDbTime(at),
+  ]);
 }

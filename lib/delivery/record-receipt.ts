@@ -18,7 +18,15 @@ export type ReceiptMatch = "matched" | "unknown";
 export type ReceiptEntry = { operator: string; receipt: DeliveryReceipt };
 type Counter = "messagesDelivered" | "messagesFailed";
 /** With `withMessage`: the message's webhook URL and how many parts it has. */
-type Part = { id: string; messageId: string; status: string; carrierMessageId: string; createdAt: unknown; webhookUrl?: string | null; partCount?: number };
+type Part = {
+  id: string;
+  messageId: string;
+  status: string;
+  carrierMessageId: string;
+  createdAt: unknown;
+  webhookUrl?: string | null;
+  partCount?: number;
+};
 type PartChange = { part: Part; receipt: DeliveryReceipt; status: "delivered" | "failed" | "submitted" };
 
 /**
@@ -28,7 +36,8 @@ type PartChange = { part: Part; receipt: DeliveryReceipt; status: "delivered" | 
  */
 export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMatch[]> {
   const now = new Date();
-  const { matches, counted } = (await recordInOneStatement(entries, now)) ?? (await sql().transaction((tx) => recordInTransaction(tx, entries, now)));
+  const { matches, counted } =
+    (await recordInOneStatement(entries, now)) ?? (await sql().transaction((tx) => recordInTransaction(tx, entries, now)));
   for (const { operator, counter } of counted) metrics()[counter].inc({ operator });
   return matches;
 }
@@ -75,7 +84,11 @@ function planChanges(entries: ReceiptEntry[], parts: (Part | undefined)[]): { ma
     // A part leaves "submitted" once; a repeated receipt in this batch or an earlier one changes nothing.
     const earlier = changes.get(part.id);
     if (part.status !== "submitted" || (earlier && earlier.status !== "submitted")) return "matched";
-    changes.set(part.id, { part, receipt, status: receipt.stat === "DELIVRD" ? "delivered" : FAILED_STATS.has(receipt.stat) ? "failed" : "submitted" });
+    changes.set(part.id, {
+      part,
+      receipt,
+      status: receipt.stat === "DELIVRD" ? "delivered" : FAILED_STATS.has(receipt.stat) ? "failed" : "submitted",
+    });
     return "matched";
   });
   return { matches, changes: [...changes.values()] };
@@ -84,7 +97,10 @@ function planChanges(entries: ReceiptEntry[], parts: (Part | undefined)[]): { ma
 /** The part each receipt is for (the newest, if a carrier reused an id), or undefined. */
 async function findParts(tx: SqlExecutor, entries: ReceiptEntry[], options: { withMessage?: boolean } = {}): Promise<(Part | undefined)[]> {
   const message = options.withMessage
-    ? { columns: `, m."webhookUrl", (SELECT COUNT(*) FROM "MessagePart" o WHERE o."messageId" = p."messageId") AS "partCount"`, join: ` JOIN "Message" m ON m."id" = p."messageId"` }
+    ? {
+        columns: `, m."webhookUrl", (SELECT COUNT(*) FROM "MessagePart" o WHERE o."messageId" = p."messageId") AS "partCount"`,
+        join: ` JOIN "Message" m ON m."id" = p."messageId"`,
+      }
     : { columns: "", join: "" };
   const found: (Part | undefined)[] = Array(entries.length);
   for (const operator of new Set(entries.map((entry) => entry.operator))) {
@@ -100,7 +116,10 @@ async function findParts(tx: SqlExecutor, entries: ReceiptEntry[], options: { wi
     for (const row of rows) byCarrierId.set(row.carrierMessageId, [...(byCarrierId.get(row.carrierMessageId) ?? []), row]);
     for (const [index, candidates] of candidatesOf) {
       const matching = candidates.flatMap((candidate) => byCarrierId.get(candidate) ?? []);
-      found[index] = matching.reduce<Part | undefined>((newest, part) => (newest && createdAt(newest) >= createdAt(part) ? newest : part), undefined);
+      found[index] = matching.reduce<Part | undefined>(
+        (newest, part) => (newest && createdAt(newest) >= createdAt(part) ? newest : part),
+        undefined,
+      );
     }
   }
   return found;
@@ -133,7 +152,12 @@ function partsOfMessages(changes: PartChange[], status: PartChange["status"]): s
   return [...new Set(changes.filter((change) => change.status === status).map(({ part }) => part.messageId))];
 }
 
-async function failMessage(tx: SqlExecutor, messageId: string, receipt: DeliveryReceipt, now: Date): Promise<{ operator: string; counter: Counter } | null> {
+async function failMessage(
+  tx: SqlExecutor,
+  messageId: string,
+  receipt: DeliveryReceipt,
+  now: Date,
+): Promise<{ operator: string; counter: Counter } | null> {
   const at = toDbTime(now);
   const reason = `receipt ${receipt.stat}${receipt.err ? ` err:${receipt.err}` : ""}`;
   const row = await tx.get(
@@ -149,11 +173,19 @@ async function failMessage(tx: SqlExecutor, messageId: string, receipt: Delivery
 }
 
 /** Only the messages no part of which is left without its DELIVRD receipt. */
-async function markDeliveredWhenComplete(tx: SqlExecutor, messageIds: string[], now: Date): Promise<{ operator: string; counter: Counter }[]> {
+async function markDeliveredWhenComplete(
+  tx: SqlExecutor,
+  messageIds: string[],
+  now: Date,
+): Promise<{ operator: string; counter: Counter }[]> {
   if (messageIds.length === 0) return [];
   const at = toDbTime(now);
   // Joined to a VALUES list, not `"id" IN (…)`: with IN, SQLite's planner walks the status index (every message in "success").
-  const ids = valuesTable(tx.dialect, ["text"], messageIds.map((id) => [id]));
+  const ids = valuesTable(
+    tx.dialect,
+    ["text"],
+    messageIds.map((id) => [id]),
+  );
   const rows = await tx.all<{ id: string; operator: string; webhookUrl: string | null }>(
     `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? FROM ${ids.text}
      WHERE "Message"."id" = v.column1 AND "Message"."status" = 'success' AND "Message"."deliveredAt" IS NULL
@@ -161,6 +193,11 @@ async function markDeliveredWhenComplete(tx: SqlExecutor, messageIds: string[], 
      RETURNING "Message"."id", "Message"."operator", "Message"."webhookUrl"`,
     [at, at, ...ids.params],
   );
-  await enqueueWebhooks(tx, rows.filter((row) => row.webhookUrl).map((row) => row.id), "message.delivered", now);
+  await enqueueWebhooks(
+    tx,
+    rows.filter((row) => row.webhookUrl).map((row) => row.id),
+    "message.delivered",
+    now,
+  );
   return rows.map((row) => ({ operator: row.operator, counter: "messagesDelivered" }));
 }

@@ -11,13 +11,29 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** Releases the message's hold (test messages have none); true when this call refunded it. */
-export async function refundMessage(tx: SqlExecutor, message: { id: string; accountId: string }, reason: string, at: Date): Promise<boolean> {
-  const hold = await tx.get<{ amount: number | string }>(`SELECT "amount" FROM "LedgerEntry" WHERE "messageId" = ? AND "kind" = 'hold'`, [message.id]);
+export async function refundMessage(
+  tx: SqlExecutor,
+  message: { id: string; accountId: string },
+  reason: string,
+  at: Date,
+): Promise<boolean> {
+  const hold = await tx.get<{ amount: number | string }>(`SELECT "amount" FROM "LedgerEntry" WHERE "messageId" = ? AND "kind" = 'hold'`, [
+    message.id,
+  ]);
   if (!hold) return false;
   const amount = -BigInt(hold.amount);
   await tx.run(`SAVEPOINT refund_message`);
   try {
-    await applyLedgerEntry(tx, { accountId: message.accountId, kind: "release", amount, messageId: message.id, reason, actor: "system", requireCover: false, at });
+    await applyLedgerEntry(tx, {
+      accountId: message.accountId,
+      kind: "release",
+      amount,
+      messageId: message.id,
+      reason,
+      actor: "system",
+      requireCover: false,
+      at,
+    });
   } catch (error) {
     await tx.run(`ROLLBACK TO SAVEPOINT refund_message`);
     await tx.run(`RELEASE SAVEPOINT refund_message`);

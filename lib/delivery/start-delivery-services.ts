@@ -27,7 +27,13 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
   const env = getEnv();
   const services: BackgroundService[] = [];
   const startSimulator = async (port: number, host?: string) => {
-    const simulator = await startSmscSimulator({ port, host, tps: env.SMSC_SIMULATOR_TPS, dlrDelayMs: env.SMSC_SIMULATOR_DLR_DELAY_MS, logger });
+    const simulator = await startSmscSimulator({
+      port,
+      host,
+      tps: env.SMSC_SIMULATOR_TPS,
+      dlrDelayMs: env.SMSC_SIMULATOR_DLR_DELAY_MS,
+      logger,
+    });
     services.push({ name: "smsc-simulator", stop: simulator.stop });
     return simulator.port;
   };
@@ -41,7 +47,8 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
   const connectionFor = (config: CarrierConfig) => {
     const key = `${config.host}:${config.port}:${config.systemId}`;
     let connection = connections.get(key);
-    if (!connection) connections.set(key, (connection = new CarrierConnection(config, { onReceipt: receipts.handle, logger, ...tuning.connections })));
+    if (!connection)
+      connections.set(key, (connection = new CarrierConnection(config, { onReceipt: receipts.handle, logger, ...tuning.connections })));
     return connection;
   };
   const live = carrierConfigs(env, sharedSimulatorPort ?? env.SMSC_SIMULATOR_PORT);

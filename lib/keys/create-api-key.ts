@@ -23,12 +23,7 @@ export type CreatedApiKey = {
 };
 
 /** Creates a key and returns its secret, which exists nowhere else afterwards. */
-export async function createApiKey(input: {
-  accountId: string;
-  name: string;
-  mode?: KeyMode;
-  actor: string;
-}): Promise<CreatedApiKey> {
+export async function createApiKey(input: { accountId: string; name: string; mode?: KeyMode; actor: string }): Promise<CreatedApiKey> {
   const name = keyNameSchema.safeParse(input.name);
   if (!name.success) throw AppError.validation([{ field: "name", description: name.error.issues[0].message }]);
   if (!(await db().account.findUnique({ where: { id: input.accountId }, select: { id: true } }))) {

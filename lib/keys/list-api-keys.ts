@@ -25,7 +25,19 @@ export async function listApiKeys(accountId: string, mode?: KeyMode): Promise<Ap
   const keys = await db().apiKey.findMany({
     where: { accountId, mode },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-    select: { id: true, name: true, tokenPrefix: true, accountId: true, mode: true, active: true, expiresAt: true, revokedAt: true, lastUsedAt: true, createdAt: true, updatedAt: true },
+    select: {
+      id: true,
+      name: true,
+      tokenPrefix: true,
+      accountId: true,
+      mode: true,
+      active: true,
+      expiresAt: true,
+      revokedAt: true,
+      lastUsedAt: true,
+      createdAt: true,
+      updatedAt: true,
+    },
   });
   const now = new Date();
   return keys.map((key) => ({ ...key, active: isKeyActive(key, now) }));

@@ -14,6 +14,12 @@ export async function revokeApiKey(input: { accountId: string; keyId: string; mo
     data: { active: false, revokedAt: now },
   });
   if (count === 0) return false;
-  await recordAuditEvent({ accountId: input.accountId, actor: input.actor, action: "key.revoked", targetType: "api_key", targetId: input.keyId });
+  await recordAuditEvent({
+    accountId: input.accountId,
+    actor: input.actor,
+    action: "key.revoked",
+    targetType: "api_key",
+    targetId: input.keyId,
+  });
   return true;
 }

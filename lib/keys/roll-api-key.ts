@@ -19,7 +19,12 @@ export async function rollApiKey(input: {
 }): Promise<{ replacement: CreatedApiKey; old: Pick<ApiKeyRecord, "id" | "expiresAt"> }> {
   const old = await db().apiKey.findFirst({ where: { id: input.keyId, accountId: input.accountId } });
   if (!old || !isKeyActive(old)) throw AppError.notFound("API key");
-  const replacement = await createApiKey({ accountId: input.accountId, name: old.name, mode: old.mode as "live" | "test", actor: input.actor });
+  const replacement = await createApiKey({
+    accountId: input.accountId,
+    name: old.name,
+    mode: old.mode as "live" | "test",
+    actor: input.actor,
+  });
   const expiresAt = new Date(Date.now() + rollGracePeriods[input.grace]);
   await db().apiKey.update({
     where: { id: old.id },

@@ -68,7 +68,12 @@ export async function applyLedgerEntries(
   if (entries.every((entry) => description(entry).every((value, index) => value === first[index]))) {
     await insertRows(tx, "LedgerEntry", OWN_COLUMNS, rows, { columns: SHARED_COLUMNS, values: [accountId, ...first, now] });
   } else {
-    await insertRows(tx, "LedgerEntry", [...OWN_COLUMNS, ...SHARED_COLUMNS], rows.map((row, index) => [...row, accountId, ...description(entries[index]), now]));
+    await insertRows(
+      tx,
+      "LedgerEntry",
+      [...OWN_COLUMNS, ...SHARED_COLUMNS],
+      rows.map((row, index) => [...row, accountId, ...description(entries[index]), now]),
+    );
   }
   return finalBalance;
 }

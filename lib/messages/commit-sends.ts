@@ -119,14 +119,41 @@ type Pricing = { rates: Record<Operator, bigint>; approvedSenders: Set<string> }
 
 /** Message columns whose value is its send's, and those of the message's own. */
 const MESSAGE_SEND_COLUMNS = [
-  "accountId", "apiKeyId", "userId", "bulkSendId", "body", "senderId", "currency", "segments", "encoding", "status",
-  "operatorResponse", "webhookUrl", "test", "nextAttemptAt", "receivedAt", "createdAt", "updatedAt",
+  "accountId",
+  "apiKeyId",
+  "userId",
+  "bulkSendId",
+  "body",
+  "senderId",
+  "currency",
+  "segments",
+  "encoding",
+  "status",
+  "operatorResponse",
+  "webhookUrl",
+  "test",
+  "nextAttemptAt",
+  "receivedAt",
+  "createdAt",
+  "updatedAt",
 ] as const;
 const MESSAGE_OWN_COLUMNS = ["id", "to", "operator", "charge"] as const;
 const MESSAGE_COLUMNS = [...MESSAGE_SEND_COLUMNS, ...MESSAGE_OWN_COLUMNS];
 /** Rows are built and inserted this many messages at a time, never a whole bulk send's at once. */
 const MESSAGES_PER_CHUNK = 1024;
-const BULK_COLUMNS = ["id", "accountId", "apiKeyId", "body", "senderId", "webhookUrl", "total", "charge", "currency", "test", "createdAt"] as const;
+const BULK_COLUMNS = [
+  "id",
+  "accountId",
+  "apiKeyId",
+  "body",
+  "senderId",
+  "webhookUrl",
+  "total",
+  "charge",
+  "currency",
+  "test",
+  "createdAt",
+] as const;
 
 /** The balance moved between the unlocked read and the hold: run the batch again under the locks. */
 class BalanceMovedError extends Error {}
@@ -178,7 +205,12 @@ async function writeInOneStatement(sends: PreparedSend[]): Promise<AcceptedSend[
     accountId,
     currency: account.currency,
     at: toDbTime(now),
-    sends: sends.map((send, index) => ({ apiKeyId: send.apiKeyId, userId: send.userId, actor: send.actor, messages: results[index].messages })),
+    sends: sends.map((send, index) => ({
+      apiKeyId: send.apiKeyId,
+      userId: send.userId,
+      actor: send.actor,
+      messages: results[index].messages,
+    })),
   });
   return held ? results : null;
 }
@@ -189,7 +221,9 @@ function writeSends(sends: PreparedSend[], pricing: Map<string, Pricing>, lockAc
     const now = new Date();
     // The API may have taken a send's key from its cache: a key revoked or expired since then sends
     // nothing. Read in this transaction, and held to its commit, so no send commits after a revoke.
-    const unusableKeys = await findUnusableApiKeys(tx, [...new Set(sends.flatMap((send) => send.apiKeyId ?? []))], now, { holdUntilCommit: true });
+    const unusableKeys = await findUnusableApiKeys(tx, [...new Set(sends.flatMap((send) => send.apiKeyId ?? []))], now, {
+      holdUntilCommit: true,
+    });
     const results = sends.map((send) =>
       send.apiKeyId && unusableKeys.has(send.apiKeyId)
         ? unknownApiKeyError()
@@ -212,7 +246,9 @@ async function loadPricing(sends: PreparedSend[]): Promise<Map<string, Pricing>>
     [...names].map(async ([accountId, senderNames]): Promise<[string, Pricing]> => {
       const [rates, senders] = await Promise.all([
         getAccountRates(accountId),
-        sql().all<{ name: string }>(`SELECT "name" FROM "SenderId" WHERE "accountId" = ? AND "status" = 'approved'`, [accountId], { prepared: true }),
+        sql().all<{ name: string }>(`SELECT "name" FROM "SenderId" WHERE "accountId" = ? AND "status" = 'approved'`, [accountId], {
+          prepared: true,
+        }),
       ]);
       const approved = senders.map((sender) => sender.name).filter((name) => senderNames.has(name));
       return [accountId, { rates, approvedSenders: new Set(approved) }];
@@ -243,7 +279,11 @@ function evaluate(send: PreparedSend, account: AccountState | undefined, pricing
     });
   }
   const segments = BigInt(send.segments);
-  const charges = { econet: segments * pricing.rates.econet, netone: segments * pricing.rates.netone, telecel: segments * pricing.rates.telecel };
+  const charges = {
+    econet: segments * pricing.rates.econet,
+    netone: segments * pricing.rates.netone,
+    telecel: segments * pricing.rates.telecel,
+  };
   // Counted per carrier, then priced: no BigInt per recipient.
   const counts = { econet: 0, netone: 0, telecel: 0 };
   for (const recipient of send.recipients) counts[recipient.operator]++;
@@ -272,7 +312,13 @@ function evaluate(send: PreparedSend, account: AccountState | undefined, pricing
   return { bulkSendId: fields.bulkSendId, currency: account.currency, charge: total, messages };
 }
 
-async function writeAccepted(tx: SqlExecutor, sends: PreparedSend[], results: Array<AcceptedSend | AppError>, now: Date, accountsLocked: boolean): Promise<void> {
+async function writeAccepted(
+  tx: SqlExecutor,
+  sends: PreparedSend[],
+  results: Array<AcceptedSend | AppError>,
+  now: Date,
+  accountsLocked: boolean,
+): Promise<void> {
   const at = toDbTime(now);
   const accepted: AcceptedEntry[] = [];
   sends.forEach((send, index) => {
@@ -281,14 +327,49 @@ async function writeAccepted(tx: SqlExecutor, sends: PreparedSend[], results: Ar
   });
   const bulkRows = accepted
     .filter(({ result }) => result.bulkSendId)
-    .map(({ send, result }) => [result.bulkSendId, send.accountId, send.apiKeyId, send.body, send.senderName, send.webhookUrl, result.messages.length, result.charge, result.currency, send.test, at]);
+    .map(({ send, result }) => [
+      result.bulkSendId,
+      send.accountId,
+      send.apiKeyId,
+      send.body,
+      send.senderName,
+      send.webhookUrl,
+      result.messages.length,
+      result.charge,
+      result.currency,
+      send.test,
+      at,
+    ]);
   await insertRows(tx, "BulkSend", BULK_COLUMNS, bulkRows);
   await insertMessages(tx, accepted, at);
-  await holdCharges(tx, accepted.filter(({ send }) => !send.test), now, accountsLocked);
+  await holdCharges(
+    tx,
+    accepted.filter(({ send }) => !send.test),
+    now,
+    accountsLocked,
+  );
 }
 
 function sendValues({ send, result }: AcceptedEntry, at: string): unknown[] {
-  return [send.accountId, send.apiKeyId, send.userId, result.bulkSendId, send.body, send.senderName, result.currency, send.segments, send.encoding, "enqueued", "", send.webhookUrl, send.test, at, at, at, at];
+  return [
+    send.accountId,
+    send.apiKeyId,
+    send.userId,
+    result.bulkSendId,
+    send.body,
+    send.senderName,
+    result.currency,
+    send.segments,
+    send.encoding,
+    "enqueued",
+    "",
+    send.webhookUrl,
+    send.test,
+    at,
+    at,
+    at,
+    at,
+  ];
 }
 
 function ownValues(message: AcceptedMessage): unknown[] {
@@ -332,7 +413,13 @@ async function holdCharges(tx: SqlExecutor, charged: AcceptedEntry[], now: Date,
   const accountIds = [...new Set(charged.map(({ send }) => send.accountId))].sort();
   for (const accountId of accountIds) {
     for (const chunk of messageChunks(charged.filter(({ send }) => send.accountId === accountId))) {
-      const holds = chunk.map(({ entry, message }): AccountLedgerEntry => ({ kind: "hold", amount: -message.charge, messageId: message.id, bulkSendId: message.bulkSendId, actor: entry.send.actor }));
+      const holds = chunk.map(({ entry, message }): AccountLedgerEntry => ({
+        kind: "hold",
+        amount: -message.charge,
+        messageId: message.id,
+        bulkSendId: message.bulkSendId,
+        actor: entry.send.actor,
+      }));
       const balance = await applyLedgerEntries(tx, accountId, holds, { requireCover: true, at: now });
       if (balance !== null) continue;
       if (!accountsLocked && tx.dialect === "postgres") throw new BalanceMovedError(`balance of ${accountId} moved`);

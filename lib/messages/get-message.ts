@@ -29,7 +29,11 @@ const readTogether = createGroupCommit<MessageRead, SmsSource>(readMessages, MAX
  * costs about 1 ms of CPU here.
  */
 async function readMessages(reads: MessageRead[]): Promise<Array<SmsSource | AppError>> {
-  const requested = valuesTable(sql().dialect, ["text", "text"], reads.map((read) => [read.id, read.keyId]));
+  const requested = valuesTable(
+    sql().dialect,
+    ["text", "text"],
+    reads.map((read) => [read.id, read.keyId]),
+  );
   const rows = await sql().all(
     `SELECT v.column1 AS "requestedId", v.column2 AS "requestedKeyId", k."active" AS "keyActive", k."expiresAt" AS "keyExpiresAt",
        m."id", m."to", m."body", m."senderId", m."operator", m."charge", m."currency", m."operatorResponse",

@@ -6,7 +6,14 @@
 
 export type TimelineEvent = { id: string; kind: string; detail: string; createdAt: Date };
 
-type TimelineMessage = { operator: string; test: boolean; attempts: number; receivedAt: Date; dispatchedAt: Date | null; deliveredAt: Date | null };
+type TimelineMessage = {
+  operator: string;
+  test: boolean;
+  attempts: number;
+  receivedAt: Date;
+  dispatchedAt: Date | null;
+  deliveredAt: Date | null;
+};
 type TimelinePart = { carrierMessageId: string; createdAt: Date };
 type StoredEvent = { id: number; kind: string; detail: string; createdAt: Date };
 
@@ -21,7 +28,11 @@ export function describeAttempt(message: Pick<TimelineMessage, "attempts" | "ope
 }
 
 /** Parts in part-number order; stored events in id order. Ties in time keep the happy path first. */
-export function buildMessageTimeline(message: TimelineMessage, parts: readonly TimelinePart[], stored: readonly StoredEvent[]): TimelineEvent[] {
+export function buildMessageTimeline(
+  message: TimelineMessage,
+  parts: readonly TimelinePart[],
+  stored: readonly StoredEvent[],
+): TimelineEvent[] {
   const derived: TimelineEvent[] = [{ id: "accepted", kind: "accepted", detail: "", createdAt: message.receivedAt }];
   if (message.dispatchedAt) {
     const detail = parts.length > 0 ? `${describeAttempt(message)}, ${parts.length} part(s)` : describeAttempt(message);
@@ -29,7 +40,12 @@ export function buildMessageTimeline(message: TimelineMessage, parts: readonly T
   }
   // Parts are written once, when the carrier accepted every one of them.
   if (parts.length > 0) {
-    derived.push({ id: "success", kind: "success", detail: describeAcceptance(parts.map((part) => part.carrierMessageId)), createdAt: parts[0].createdAt });
+    derived.push({
+      id: "success",
+      kind: "success",
+      detail: describeAcceptance(parts.map((part) => part.carrierMessageId)),
+      createdAt: parts[0].createdAt,
+    });
   }
   if (message.deliveredAt) derived.push({ id: "delivered", kind: "delivered", detail: "receipt DELIVRD", createdAt: message.deliveredAt });
   const events = [...derived, ...stored.map((event) => ({ ...event, id: `event-${event.id}` }))];

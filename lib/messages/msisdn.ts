@@ -34,7 +34,8 @@ export function parseMsisdn(raw: string): MsisdnResult {
     return { ok: false, reason: `"${text}" is not a phone number` };
   }
   if (number.ext || !number.isValid()) return { ok: false, reason: `"${text}" is not a valid phone number` };
-  const operator = number.countryCallingCode === "263" && number.getType() === "MOBILE" ? operatorOfMobilePrefix(number.nationalNumber) : undefined;
+  const operator =
+    number.countryCallingCode === "263" && number.getType() === "MOBILE" ? operatorOfMobilePrefix(number.nationalNumber) : undefined;
   if (!operator) {
     return { ok: false, reason: `"${text}" is not a mobile number on econet, netone or telecel (+263 71, 73, 77 or 78)` };
   }

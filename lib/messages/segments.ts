@@ -22,7 +22,18 @@ export const MAX_SEGMENTS = 10;
 
 const GSM7_BASIC =
   "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\u001bÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà";
-const GSM7_EXTENSION: Record<string, number> = { "\f": 0x0a, "^": 0x14, "{": 0x28, "}": 0x29, "\\": 0x2f, "[": 0x3c, "~": 0x3d, "]": 0x3e, "|": 0x40, "€": 0x65 };
+const GSM7_EXTENSION: Record<string, number> = {
+  "\f": 0x0a,
+  "^": 0x14,
+  "{": 0x28,
+  "}": 0x29,
+  "\\": 0x2f,
+  "[": 0x3c,
+  "~": 0x3d,
+  "]": 0x3e,
+  "|": 0x40,
+  "€": 0x65,
+};
 const ESCAPE = 0x1b;
 
 const basicIndex = new Map<string, number>();

@@ -17,7 +17,10 @@ export const smsSchema = z
     message: z.string(),
     sender_id: z.string(),
     operator: operatorSchema,
-    charge: z.string().regex(/^\d+$/).meta({ description: "Ten-thousandths of charge_currency (10000 = 1.00), as a string", example: "350" }),
+    charge: z
+      .string()
+      .regex(/^\d+$/)
+      .meta({ description: "Ten-thousandths of charge_currency (10000 = 1.00), as a string", example: "350" }),
     charge_currency: z.string(),
     operator_response: z.string().meta({ description: "Raw carrier response; empty until dispatched" }),
     received_at: timestamp,
@@ -32,7 +35,18 @@ export type Sms = z.infer<typeof smsSchema>;
 
 export type SmsSource = Pick<
   Message,
-  "id" | "to" | "body" | "senderId" | "operator" | "charge" | "currency" | "operatorResponse" | "receivedAt" | "status" | "createdAt" | "deliveredAt"
+  | "id"
+  | "to"
+  | "body"
+  | "senderId"
+  | "operator"
+  | "charge"
+  | "currency"
+  | "operatorResponse"
+  | "receivedAt"
+  | "status"
+  | "createdAt"
+  | "deliveredAt"
 >;
 
 export function serializeSms(message: SmsSource): Sms {

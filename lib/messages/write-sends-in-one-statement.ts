@@ -14,7 +14,10 @@ import type { Operator } from "@/lib/carriers/operators";
 import type { AcceptedMessage } from "./commit-sends";
 
 /** What the statement stores of a message: its own values and those of its send. */
-export type OneStatementMessage = Pick<AcceptedMessage, "id" | "to" | "operator" | "charge" | "body" | "senderId" | "segments" | "encoding" | "webhookUrl">;
+export type OneStatementMessage = Pick<
+  AcceptedMessage,
+  "id" | "to" | "operator" | "charge" | "body" | "senderId" | "segments" | "encoding" | "webhookUrl"
+>;
 export type OneStatementSend = { apiKeyId: string | null; userId: string | null; actor: string; messages: OneStatementMessage[] };
 
 /** What pricing a batch needs of its account, as it is now (unlocked): the balance is checked again by the hold. */
@@ -35,7 +38,12 @@ export async function readSendingAccount(executor: SqlExecutor, accountId: strin
     { prepared: true },
   );
   if (!row) return undefined;
-  return { balance: BigInt(row.balance), currency: row.currency, rates: resolveRates(row.rates ?? [], accountId), approvedSenders: new Set(row.approvedSenders) };
+  return {
+    balance: BigInt(row.balance),
+    currency: row.currency,
+    rates: resolveRates(row.rates ?? [], accountId),
+    approvedSenders: new Set(row.approvedSenders),
+  };
 }
 
 /** Row-wise values travel as one array per column, so the text is the same for any batch size. */
@@ -87,15 +95,33 @@ export async function writeSendsInOneStatement(
   const result = await executor.get<{ held: number | string }>(
     WRITE_BATCH,
     [
-      keyIds, batch.at,
-      total, batch.at, batch.accountId, total, keyIds.length,
-      batch.accountId, batch.currency, batch.at,
-      column(({ message }) => message.id), column(({ message }) => message.to), column(({ message }) => message.operator),
-      column(({ message }) => message.charge.toString()), column(({ send }) => send.apiKeyId), column(({ send }) => send.userId),
-      column(({ message }) => message.body), column(({ message }) => message.senderId), column(({ message }) => message.segments),
-      column(({ message }) => message.encoding), column(({ message }) => message.webhookUrl),
-      batch.accountId, batch.at,
-      column(({ message }) => (-message.charge).toString()), afterFinalOf.map(String), column(({ message }) => message.id), column(({ send }) => send.actor),
+      keyIds,
+      batch.at,
+      total,
+      batch.at,
+      batch.accountId,
+      total,
+      keyIds.length,
+      batch.accountId,
+      batch.currency,
+      batch.at,
+      column(({ message }) => message.id),
+      column(({ message }) => message.to),
+      column(({ message }) => message.operator),
+      column(({ message }) => message.charge.toString()),
+      column(({ send }) => send.apiKeyId),
+      column(({ send }) => send.userId),
+      column(({ message }) => message.body),
+      column(({ message }) => message.senderId),
+      column(({ message }) => message.segments),
+      column(({ message }) => message.encoding),
+      column(({ message }) => message.webhookUrl),
+      batch.accountId,
+      batch.at,
+      column(({ message }) => (-message.charge).toString()),
+      afterFinalOf.map(String),
+      column(({ message }) => message.id),
+      column(({ send }) => send.actor),
     ],
     { prepared: true },
   );

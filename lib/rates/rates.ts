@@ -56,7 +56,8 @@ export type RateRow = { scope: string; operator: string; pricePerSegment: number
 export function resolveRates(rows: readonly RateRow[], accountId: string): Record<Operator, bigint> {
   const rates = {} as Record<Operator, bigint>;
   for (const operator of operators) {
-    const row = rows.find((rate) => rate.scope === accountId && rate.operator === operator) ??
+    const row =
+      rows.find((rate) => rate.scope === accountId && rate.operator === operator) ??
       rows.find((rate) => rate.scope === DEFAULT_SCOPE && rate.operator === operator);
     if (!row) throw new AppError("INTERNAL", `No rate is configured for ${operator}`);
     rates[operator] = BigInt(row.pricePerSegment);

@@ -6,12 +6,7 @@ import { senderNameSchema } from "./sender-name";
 export type SenderIdRecord = { id: string; name: string; status: string; createdAt: Date; approvedAt: Date | null };
 
 /** Adds a sender id to an account: pending (awaiting an admin) unless approved directly. */
-export async function addSender(input: {
-  accountId: string;
-  name: string;
-  approved: boolean;
-  actor: string;
-}): Promise<SenderIdRecord> {
+export async function addSender(input: { accountId: string; name: string; approved: boolean; actor: string }): Promise<SenderIdRecord> {
   const name = senderNameSchema.safeParse(input.name);
   if (!name.success) throw AppError.validation([{ field: "sender_id", description: name.error.issues[0].message }]);
   if (!(await db().account.findUnique({ where: { id: input.accountId }, select: { id: true } }))) {

@@ -116,10 +116,7 @@ export function createHttpServer(
   const lean = serveLeanConnections(server, {
     accepts: (_method, target) => !nextHandler || isApiPath(target.split("?")[0]),
     answer: (request) =>
-      answerApi(
-        { ...request, readBody: () => request.readBody().catch(() => Promise.reject(clientClosedRequest())) },
-        options.trustProxy,
-      ),
+      answerApi({ ...request, readBody: () => request.readBody().catch(() => Promise.reject(clientClosedRequest())) }, options.trustProxy),
     failed: internalError,
     unreadBodyLimit: UNREAD_BODY_LIMIT,
   });
@@ -146,7 +143,12 @@ function answerApi(head: ApiRequestHead, trustProxy: boolean): Promise<ApiRespon
     method,
     pathname: plainPathname(target) ?? new URL(url()).pathname,
     headers,
-    request: lazyWebRequest(method, url, () => webHeaders(rawHeaders, trustProxy), () => body),
+    request: lazyWebRequest(
+      method,
+      url,
+      () => webHeaders(rawHeaders, trustProxy),
+      () => body,
+    ),
     bodyLength: head.bodyLength,
     readBody: async (limit) => {
       body = await head.readBody(limit);

@@ -27,7 +27,10 @@ export type WorkerEntry = { exec: string; execArgv: string[] };
  * the workers then inherit with the primary's other flags.
  */
 export function chooseWorkerEntry(moduleFile: string = __filename, execArgv: string[] = process.execArgv): WorkerEntry {
-  return { exec: path.join(path.dirname(moduleFile), `http-worker${path.extname(moduleFile)}`), execArgv: withSmallYoungGeneration(execArgv) };
+  return {
+    exec: path.join(path.dirname(moduleFile), `http-worker${path.extname(moduleFile)}`),
+    execArgv: withSmallYoungGeneration(execArgv),
+  };
 }
 
 /**
@@ -80,7 +83,10 @@ export async function startHttpWorkers(options: ServeOptions, processes: number,
         return;
       }
       const delay = slot.quickDeaths === 0 ? 0 : Math.min(FIRST_RESTART_DELAY_MS * 2 ** (slot.quickDeaths - 1), MAX_RESTART_DELAY_MS);
-      logger.error({ worker: worker.id, pid, code, signal, restartInMs: delay }, diedAtStart ? "http worker exited before listening; restarting it" : "http worker died; replacing it");
+      logger.error(
+        { worker: worker.id, pid, code, signal, restartInMs: delay },
+        diedAtStart ? "http worker exited before listening; restarting it" : "http worker died; replacing it",
+      );
       slot.restart = setTimeout(() => fork(slot), delay);
     });
   };

@@ -42,7 +42,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   } else {
     http = await serveHttp(options);
   }
-  logger.info({ port: http.port, host: options.host ?? env.HOST, database: getDatabase().kind, dashboard: options.dashboard, processes }, "tumira listening");
+  logger.info(
+    { port: http.port, host: options.host ?? env.HOST, database: getDatabase().kind, dashboard: options.dashboard, processes },
+    "tumira listening",
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

@@ -16,7 +16,19 @@ const NPI_UNKNOWN = 0x00;
 
 /** The submit_sm fields a part sets; the others go as lib/smpp/pdu.ts defaults them (empty, 0). */
 export type SubmitSmFields = Required<
-  Pick<ShortMessageFields, "source_addr_ton" | "source_addr_npi" | "source_addr" | "dest_addr_ton" | "dest_addr_npi" | "destination_addr" | "esm_class" | "registered_delivery" | "data_coding" | "short_message">
+  Pick<
+    ShortMessageFields,
+    | "source_addr_ton"
+    | "source_addr_npi"
+    | "source_addr"
+    | "dest_addr_ton"
+    | "dest_addr_npi"
+    | "destination_addr"
+    | "esm_class"
+    | "registered_delivery"
+    | "data_coding"
+    | "short_message"
+  >
 >;
 
 /**

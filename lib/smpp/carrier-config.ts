@@ -35,7 +35,11 @@ const urlParts = z.object({
   port: z.coerce.number().int().min(1).max(65535),
   systemType: z.string().max(12, "system_type is at most 12 characters"),
   tps: z.coerce.number().int("tps must be a whole number").min(1, "tps must be at least 1").max(10_000, "tps must be at most 10000"),
-  window: z.coerce.number().int("window must be a whole number").min(1, "window must be at least 1").max(1000, "window must be at most 1000"),
+  window: z.coerce
+    .number()
+    .int("window must be a whole number")
+    .min(1, "window must be at least 1")
+    .max(1000, "window must be at most 1000"),
 });
 
 /** Parses one SMPP_<CARRIER> URL; the error names the variable and what is wrong. */
@@ -63,7 +67,17 @@ export function parseCarrierUrl(operator: Operator, text: string): CarrierConfig
 
 export function simulatorCarrierConfig(operator: Operator, port: number, tps: number): CarrierConfig {
   // The simulator answers in microseconds on loopback; a wider window lets it reach its TPS.
-  return { operator, host: "127.0.0.1", port, systemId: operator, password: SIMULATOR_PASSWORD, systemType: "", tps, window: SIMULATOR_WINDOW, simulated: true };
+  return {
+    operator,
+    host: "127.0.0.1",
+    port,
+    systemId: operator,
+    password: SIMULATOR_PASSWORD,
+    systemType: "",
+    tps,
+    window: SIMULATOR_WINDOW,
+    simulated: true,
+  };
 }
 
 const carrierUrlOf: Record<Operator, (env: Env) => string | undefined> = {

@@ -95,7 +95,12 @@ export class CarrierConnection {
       }
       if (response.status !== STATUS.ESME_ROK) {
         const status = response.status;
-        return { kind: "rejected", temporary: isTemporaryStatus(status), response: `${statusName(status)} (0x${status.toString(16).padStart(8, "0")})`, carrierStatus: status };
+        return {
+          kind: "rejected",
+          temporary: isTemporaryStatus(status),
+          response: `${statusName(status)} (0x${status.toString(16).padStart(8, "0")})`,
+          carrierStatus: status,
+        };
       }
       carrierMessageIds.push(response.id ?? "");
     }
@@ -111,7 +116,10 @@ export class CarrierConnection {
     const session = this.session;
     if (!session) return;
     if (this.bound) {
-      await Promise.race([this.request(session, "unbind", (sequence) => encodeHeaderOnly(COMMAND.unbind, sequence)).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, UNBIND_WAIT_MS))]);
+      await Promise.race([
+        this.request(session, "unbind", (sequence) => encodeHeaderOnly(COMMAND.unbind, sequence)).catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, UNBIND_WAIT_MS)),
+      ]);
     }
     await new Promise<void>((resolve) => {
       if (session.socket.destroyed) return resolve();
@@ -145,7 +153,8 @@ export class CarrierConnection {
 
   private releaseWindow(): void {
     const next = this.windowWaiters.shift();
-    if (next) next(); // the slot passes straight to the next waiter
+    if (next)
+      next(); // the slot passes straight to the next waiter
     else this.windowUsed--;
   }
 
@@ -170,7 +179,9 @@ export class CarrierConnection {
       return await session.request(encode, this.settings.responseTimeoutMs);
     } catch (error) {
       if (!(error instanceof SmppRequestError)) throw error;
-      throw new TemporaryFailure(error.reason === "timeout" ? `no ${command}_resp within ${this.settings.responseTimeoutMs} ms` : "connection to the carrier lost");
+      throw new TemporaryFailure(
+        error.reason === "timeout" ? `no ${command}_resp within ${this.settings.responseTimeoutMs} ms` : "connection to the carrier lost",
+      );
     }
   }
 
@@ -188,7 +199,12 @@ export class CarrierConnection {
     }, this.settings.responseTimeoutMs);
 
     socket.on("connect", () => {
-      const bind = { system_id: this.config.systemId, password: this.config.password, system_type: this.config.systemType, interface_version: INTERFACE_VERSION_34 };
+      const bind = {
+        system_id: this.config.systemId,
+        password: this.config.password,
+        system_type: this.config.systemType,
+        interface_version: INTERFACE_VERSION_34,
+      };
       this.request(session, "bind_transceiver", (sequence) => encodeBind(COMMAND.bind_transceiver, sequence, bind)).then(
         (response) => {
           clearTimeout(bindTimer);

@@ -29,7 +29,10 @@ const STAT_OF_STATE: Record<number, ReceiptStat> = {
   7: "UNKNOWN",
   8: "REJECTD",
 };
-export const STATE_OF_STAT = Object.fromEntries(Object.entries(STAT_OF_STATE).map(([state, stat]) => [stat, Number(state)])) as Record<ReceiptStat, number>;
+export const STATE_OF_STAT = Object.fromEntries(Object.entries(STAT_OF_STATE).map(([state, stat]) => [stat, Number(state)])) as Record<
+  ReceiptStat,
+  number
+>;
 
 /** Bits 2-5 of esm_class give the message type; 0b0001 (0x04) is an MC delivery receipt. */
 export function isDeliveryReceipt(esmClass: number): boolean {
@@ -51,7 +54,12 @@ function parseReceiptDate(text: string | undefined): Date | null {
 }
 
 /** One pattern per field of the text form, compiled once: a receipt arrives for nearly every message. */
-const FIELD_PATTERNS = { id: fieldPattern("id"), stat: fieldPattern("stat"), err: fieldPattern("err"), doneDate: fieldPattern("done date") };
+const FIELD_PATTERNS = {
+  id: fieldPattern("id"),
+  stat: fieldPattern("stat"),
+  err: fieldPattern("err"),
+  doneDate: fieldPattern("done date"),
+};
 
 function fieldPattern(name: string): RegExp {
   return new RegExp(`(?:^|\\s)${name}:(\\S*)`, "i");
@@ -59,7 +67,12 @@ function fieldPattern(name: string): RegExp {
 
 export function parseReceiptText(text: string): { id?: string; stat?: string; err?: string; doneDate?: string } {
   const field = (pattern: RegExp) => pattern.exec(text)?.[1];
-  return { id: field(FIELD_PATTERNS.id), stat: field(FIELD_PATTERNS.stat), err: field(FIELD_PATTERNS.err), doneDate: field(FIELD_PATTERNS.doneDate) };
+  return {
+    id: field(FIELD_PATTERNS.id),
+    stat: field(FIELD_PATTERNS.stat),
+    err: field(FIELD_PATTERNS.err),
+    doneDate: field(FIELD_PATTERNS.doneDate),
+  };
 }
 
 /** The receipt a deliver_sm carries, or null when it is not a receipt or names no message. */
@@ -73,7 +86,12 @@ export function receiptFromDeliverSm(
   const messageId = (fields.receipted_message_id || text.id || "").trim();
   if (!messageId) return null;
   const state = fields.message_state === undefined ? undefined : STAT_OF_STATE[fields.message_state];
-  return { messageId, stat: state ?? normaliseStat(text.stat ?? "UNKNOWN"), err: text.err ?? null, doneAt: parseReceiptDate(text.doneDate) };
+  return {
+    messageId,
+    stat: state ?? normaliseStat(text.stat ?? "UNKNOWN"),
+    err: text.err ?? null,
+    doneAt: parseReceiptDate(text.doneDate),
+  };
 }
 
 /**
@@ -92,7 +110,14 @@ export function carrierIdCandidates(id: string): string[] {
 }
 
 /** The text form, for the simulator's receipts: 20 characters of the original text at most. */
-export function formatReceiptText(receipt: { id: string; stat: ReceiptStat; err: string; submittedAt: Date; doneAt: Date; text: string }): string {
+export function formatReceiptText(receipt: {
+  id: string;
+  stat: ReceiptStat;
+  err: string;
+  submittedAt: Date;
+  doneAt: Date;
+  text: string;
+}): string {
   const date = (value: Date) => value.toISOString().replace(/\D/g, "").slice(2, 12);
   const delivered = receipt.stat === "DELIVRD" ? "001" : "000";
   return `id:${receipt.id} sub:001 dlvrd:${delivered} submit date:${date(receipt.submittedAt)} done date:${date(receipt.doneAt)} stat:${receipt.stat} err:${receipt.err} text:${receipt.text.slice(0, 20)}`;

@@ -157,10 +157,19 @@ export function encodeShortMessage(commandId: number, sequence: number, fields: 
   const serviceType = fields.service_type ?? "";
   const schedule = fields.schedule_delivery_time ?? "";
   const validity = fields.validity_period ?? "";
-  if (fields.short_message.length > 254) throw new Error(`short_message of ${fields.short_message.length} octets: at most 254 (use message_payload)`);
+  if (fields.short_message.length > 254)
+    throw new Error(`short_message of ${fields.short_message.length} octets: at most 254 (use message_payload)`);
   let length =
-    cStringLength(serviceType) + 2 + cStringLength(fields.source_addr) + 2 + cStringLength(fields.destination_addr) + 3 +
-    cStringLength(schedule) + cStringLength(validity) + 5 + fields.short_message.length;
+    cStringLength(serviceType) +
+    2 +
+    cStringLength(fields.source_addr) +
+    2 +
+    cStringLength(fields.destination_addr) +
+    3 +
+    cStringLength(schedule) +
+    cStringLength(validity) +
+    5 +
+    fields.short_message.length;
   if (fields.receipted_message_id !== undefined) length += 4 + cStringLength(fields.receipted_message_id);
   if (fields.message_state !== undefined) length += 4 + 1;
   if (fields.message_payload !== undefined) length += 4 + fields.message_payload.length;
@@ -257,7 +266,12 @@ export function decodePdu(buffer: Buffer, start = 0): Pdu {
     case "bind_receiver":
     case "bind_transmitter":
     case "bind_transceiver":
-      pdu.bind = { system_id: reader.cString(), password: reader.cString(), system_type: reader.cString(), interface_version: reader.int8() };
+      pdu.bind = {
+        system_id: reader.cString(),
+        password: reader.cString(),
+        system_type: reader.cString(),
+        interface_version: reader.int8(),
+      };
       break;
     case "submit_sm":
     case "deliver_sm":
@@ -298,7 +312,8 @@ function readShortMessage(reader: Reader): ShortMessageFields {
     const tag = reader.int16();
     const length = reader.int16();
     const value = reader.bytes(length);
-    if (tag === TAG.receipted_message_id) fields.receipted_message_id = value.toString("latin1", 0, value.includes(0) ? value.indexOf(0) : value.length);
+    if (tag === TAG.receipted_message_id)
+      fields.receipted_message_id = value.toString("latin1", 0, value.includes(0) ? value.indexOf(0) : value.length);
     else if (tag === TAG.message_state) fields.message_state = value[0];
     else if (tag === TAG.message_payload) fields.message_payload = value;
   }

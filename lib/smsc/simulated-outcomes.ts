@@ -17,9 +17,18 @@ export const SIMULATED_OUTCOMES: Record<string, SimulatedOutcome & { meaning: st
   "0001": { ...DELIVERED, receipt: "UNDELIV", meaning: "accepted, then receipt UNDELIV (err:001)" },
   "0002": { ...DELIVERED, receipt: "REJECTD", meaning: "accepted, then receipt REJECTD" },
   "0003": { ...DELIVERED, receipt: null, meaning: "accepted, never receipted" },
-  "0004": { ...DELIVERED, submit: "throttle-once", meaning: "ESME_RTHROTTLED on the first submit to this number, then accepted and DELIVRD" },
+  "0004": {
+    ...DELIVERED,
+    submit: "throttle-once",
+    meaning: "ESME_RTHROTTLED on the first submit to this number, then accepted and DELIVRD",
+  },
   "0005": { ...DELIVERED, submit: "invalid-destination", receipt: null, meaning: "ESME_RINVDSTADR (permanent)" },
-  "0006": { ...DELIVERED, submit: "system-error", receipt: null, meaning: "ESME_RSYSERR on every submit (temporary, retried until the limit)" },
+  "0006": {
+    ...DELIVERED,
+    submit: "system-error",
+    receipt: null,
+    meaning: "ESME_RSYSERR on every submit (temporary, retried until the limit)",
+  },
   "0007": { ...DELIVERED, receipt: "EXPIRED", meaning: "accepted, then receipt EXPIRED" },
   "0008": { ...DELIVERED, textOnlyDecimalReceipt: true, meaning: "accepted, DELIVRD receipt in text form only, id in decimal" },
 };

@@ -10,7 +10,15 @@ import { operators } from "@/lib/carriers/operators";
 import { SIMULATOR_PASSWORD } from "@/lib/smpp/carrier-config";
 import { STATUS } from "@/lib/smpp/command-status";
 import { formatReceiptText, STATE_OF_STAT, type ReceiptStat } from "@/lib/smpp/parse-receipt";
-import { COMMAND, encodeHeaderOnly, encodeIdResponse, encodeShortMessage, responseCommandId, type Pdu, type ShortMessageFields } from "@/lib/smpp/pdu";
+import {
+  COMMAND,
+  encodeHeaderOnly,
+  encodeIdResponse,
+  encodeShortMessage,
+  responseCommandId,
+  type Pdu,
+  type ShortMessageFields,
+} from "@/lib/smpp/pdu";
 import { SmppSession } from "@/lib/smpp/smpp-session";
 import { ThroughputLimiter } from "@/lib/smpp/throughput-limiter";
 import { decodeGsm7, decodeUcs2 } from "@/lib/messages/segments";
@@ -123,13 +131,15 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
     awaitingAnswer.set(target, waiting.add(receipt));
     // Unanswered (the session closed, or no answer in 30 s): it stays among that session's
     // unanswered receipts, which its close handler sends again elsewhere.
-    target.request((sequence) => encodeShortMessage(COMMAND.deliver_sm, sequence, receipt.fields), RECEIPT_ANSWER_TIMEOUT_MS).then(
-      (response) => {
-        waiting.delete(receipt);
-        if (response.status !== STATUS.ESME_ROK) later(RECEIPT_RETRY_MS, () => sendReceipt(receipt));
-      },
-      () => undefined,
-    );
+    target
+      .request((sequence) => encodeShortMessage(COMMAND.deliver_sm, sequence, receipt.fields), RECEIPT_ANSWER_TIMEOUT_MS)
+      .then(
+        (response) => {
+          waiting.delete(receipt);
+          if (response.status !== STATUS.ESME_ROK) later(RECEIPT_RETRY_MS, () => sendReceipt(receipt));
+        },
+        () => undefined,
+      );
   }
 
   function flushUndelivered(systemId: string): void {
@@ -194,7 +204,14 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
     const submittedAt = new Date();
     afterReceiptDelay(() => {
       const reportedId = outcome.textOnlyDecimalReceipt ? BigInt(`0x${messageId}`).toString(10) : messageId;
-      const text = formatReceiptText({ id: reportedId, stat, err: ERR_OF_STAT[stat] ?? "000", submittedAt, doneAt: new Date(), text: submitted.text });
+      const text = formatReceiptText({
+        id: reportedId,
+        stat,
+        err: ERR_OF_STAT[stat] ?? "000",
+        submittedAt,
+        doneAt: new Date(),
+        text: submitted.text,
+      });
       const fields: ShortMessageFields = {
         source_addr_ton: 1,
         source_addr_npi: 1,

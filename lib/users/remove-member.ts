@@ -8,7 +8,9 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
  */
 export async function removeMember(input: { accountId: string; userId: string; actingUserId: string }): Promise<void> {
   if (input.userId === input.actingUserId) {
-    throw new AppError("BAD_REQUEST", "You cannot remove yourself", { fields: [{ field: "user", description: "is you; ask another owner" }] });
+    throw new AppError("BAD_REQUEST", "You cannot remove yourself", {
+      fields: [{ field: "user", description: "is you; ask another owner" }],
+    });
   }
   const user = await db().user.findFirst({ where: { id: input.userId, accountId: input.accountId } });
   if (!user) throw AppError.notFound("Member");

@@ -42,7 +42,13 @@ async function attempt(delivery: WebhookDeliveryRow, timeoutMs: number): Promise
     const statusCode = await postWebhook(target, delivery.payload, headers, timeoutMs);
     return { statusCode, error: statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`, refused: false, latencyMs: latency() };
   } catch (error) {
-    if (isAppError(error)) return { statusCode: null, error: `refused: ${error.options.fields?.[0]?.description ?? error.message}`, refused: true, latencyMs: latency() };
+    if (isAppError(error))
+      return {
+        statusCode: null,
+        error: `refused: ${error.options.fields?.[0]?.description ?? error.message}`,
+        refused: true,
+        latencyMs: latency(),
+      };
     return { statusCode: null, error: (error as Error).message || String(error), refused: false, latencyMs: latency() };
   }
 }

@@ -22,7 +22,12 @@ export function postWebhook(target: CheckedWebhookUrl, body: string, headers: Re
       {
         method: "POST",
         lookup,
-        headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "Tumira-Webhooks/1", ...headers },
+        headers: {
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(body)),
+          "user-agent": "Tumira-Webhooks/1",
+          ...headers,
+        },
       },
       (response) => {
         let received = 0;

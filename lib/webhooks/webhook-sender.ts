@@ -20,7 +20,10 @@ export class WebhookSender {
   private readonly log: Logger;
 
   constructor(private readonly options: WebhookSenderOptions) {
-    this.attemptOptions = { retryScheduleMs: options.retryScheduleMs ?? WEBHOOK_RETRY_SCHEDULE_MS, timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS };
+    this.attemptOptions = {
+      retryScheduleMs: options.retryScheduleMs ?? WEBHOOK_RETRY_SCHEDULE_MS,
+      timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+    };
     this.log = options.logger.child({ component: "webhooks" });
   }
 
@@ -39,13 +42,18 @@ export class WebhookSender {
     const concurrency = this.options.concurrency ?? 16;
     while (!this.stopping) {
       const free = concurrency - this.inFlight.size;
-      const claimed = free > 0 ? await claimWebhookDeliveries(free, LEASE_MS).catch((error) => {
-        this.log.error({ err: error }, "webhook claim failed");
-        return [];
-      }) : [];
+      const claimed =
+        free > 0
+          ? await claimWebhookDeliveries(free, LEASE_MS).catch((error) => {
+              this.log.error({ err: error }, "webhook claim failed");
+              return [];
+            })
+          : [];
       for (const delivery of claimed) {
         const work = deliverWebhook(delivery, this.attemptOptions)
-          .catch((error) => this.log.error({ err: error, deliveryId: delivery.id }, "webhook attempt not recorded; retried when its lease expires"))
+          .catch((error) =>
+            this.log.error({ err: error, deliveryId: delivery.id }, "webhook attempt not recorded; retried when its lease expires"),
+          )
           .finally(() => {
             this.inFlight.delete(work);
             this.wake.abort(); // a slot is free: claim again without waiting for the poll

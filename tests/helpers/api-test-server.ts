@@ -35,7 +35,9 @@ export function startApiServer(database: TestDatabase, env: Record<string, strin
 export type SeededAccount = { accountId: string; keyId: string; token: string; currency: string };
 
 /** An account with a balance (ten-thousandths), approved sender ids, and one API key. */
-export async function seedAccount(options: { name?: string; balance?: bigint; senders?: string[]; mode?: KeyMode } = {}): Promise<SeededAccount> {
+export async function seedAccount(
+  options: { name?: string; balance?: bigint; senders?: string[]; mode?: KeyMode } = {},
+): Promise<SeededAccount> {
   const account = await createAccount({
     name: options.name ?? "Acme",
     currency: "USD",
@@ -51,12 +53,7 @@ export type ApiCall = { status: number; headers: Headers; text: string; body: an
 export type CallOptions = { token?: string; body?: unknown; headers?: Record<string, string> };
 
 /** One HTTP request; `body` is sent as JSON unless it is already a string. */
-export async function callApi(
-  baseUrl: string,
-  method: string,
-  path: string,
-  options: CallOptions = {},
-): Promise<ApiCall> {
+export async function callApi(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<ApiCall> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {

@@ -17,13 +17,21 @@ export type TestSimulator = SmscSimulator & { submits: SimulatedSubmit[] };
 
 export async function startTestSimulator(options: { tps?: number; dlrDelayMs?: number } = {}): Promise<TestSimulator> {
   const submits: SimulatedSubmit[] = [];
-  const simulator = await startSmscSimulator({ port: 0, tps: options.tps ?? 1000, dlrDelayMs: options.dlrDelayMs ?? 50, logger, onSubmit: (submit) => submits.push(submit) });
+  const simulator = await startSmscSimulator({
+    port: 0,
+    tps: options.tps ?? 1000,
+    dlrDelayMs: options.dlrDelayMs ?? 50,
+    logger,
+    onSubmit: (submit) => submits.push(submit),
+  });
   return { ...simulator, submits };
 }
 
 /** SMPP_<CARRIER> URLs for the three carriers on a simulator. */
 export function carrierUrls(port: number, query = ""): Record<string, string> {
-  return Object.fromEntries(operators.map((operator) => [`SMPP_${operator.toUpperCase()}`, `smpp://${operator}:${SIMULATOR_PASSWORD}@127.0.0.1:${port}${query}`]));
+  return Object.fromEntries(
+    operators.map((operator) => [`SMPP_${operator.toUpperCase()}`, `smpp://${operator}:${SIMULATOR_PASSWORD}@127.0.0.1:${port}${query}`]),
+  );
 }
 
 /** Sets environment variables for this test process and forgets the parsed configuration. */
@@ -37,7 +45,12 @@ export async function createSendingAccount(balance = 1_000_000n, name = "Sender"
   return account.id;
 }
 
-export async function send(accountId: string, recipients: string[], body: string, options: { webhookUrl?: string; test?: boolean } = {}): Promise<string[]> {
+export async function send(
+  accountId: string,
+  recipients: string[],
+  body: string,
+  options: { webhookUrl?: string; test?: boolean } = {},
+): Promise<string[]> {
   const accepted = await acceptMessages({
     accountId,
     from: SENDER,
@@ -65,11 +78,18 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
  * Resolves with the messages (given by id, or all of an account's) once every one is failed, or
  * success with (when asked) delivered_at set.
  */
-export async function waitForFinal(scope: string[] | { accountId: string; count: number }, options: { delivered?: boolean; timeoutMs?: number } = {}) {
+export async function waitForFinal(
+  scope: string[] | { accountId: string; count: number },
+  options: { delivered?: boolean; timeoutMs?: number } = {},
+) {
   const where = Array.isArray(scope) ? { id: { in: scope } } : { accountId: scope.accountId };
   const count = Array.isArray(scope) ? scope.length : scope.count;
   const final = { OR: [{ status: "failed" }, { status: "success", ...(options.delivered ? { deliveredAt: { not: null } } : {}) }] };
-  await waitFor(async () => (await db().message.count({ where: { ...where, ...final } })) === count, `${count} message(s) to reach a final state`, options.timeoutMs);
+  await waitFor(
+    async () => (await db().message.count({ where: { ...where, ...final } })) === count,
+    `${count} message(s) to reach a final state`,
+    options.timeoutMs,
+  );
   return db().message.findMany({ where });
 }
 
@@ -79,6 +99,7 @@ export async function expectLedgerBalanced(accountId: string): Promise<void> {
   const entries = await db().ledgerEntry.findMany({ where: { accountId } });
   expect(entries.reduce((sum, entry) => sum + entry.amount, 0n)).toBe(account.balance);
   const perMessage = new Map<string, number>();
-  for (const entry of entries) if (entry.messageId) perMessage.set(`${entry.messageId}:${entry.kind}`, (perMessage.get(`${entry.messageId}:${entry.kind}`) ?? 0) + 1);
+  for (const entry of entries)
+    if (entry.messageId) perMessage.set(`${entry.messageId}:${entry.kind}`, (perMessage.get(`${entry.messageId}:${entry.kind}`) ?? 0) + 1);
   expect([...perMessage.values()].every((count) => count === 1)).toBe(true);
 }

@@ -68,7 +68,10 @@ export async function startServerProcess(options: {
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`);
-      const ready = await fetch(url + readyPath).then((response) => response.ok, () => false);
+      const ready = await fetch(url + readyPath).then(
+        (response) => response.ok,
+        () => false,
+      );
       if (ready) break;
       if (Date.now() > deadline) {
         child.kill("SIGKILL");

@@ -22,8 +22,19 @@ async function addMessage(accountId: string, charge: bigint, status: string, tes
   const now = new Date();
   await db().message.create({
     data: {
-      accountId, to: "+263771234567", body: "hi", senderId: "ACME", operator: "econet", charge, currency: "USD",
-      segments: 1, encoding: "gsm7", status, test, nextAttemptAt: now, receivedAt: now,
+      accountId,
+      to: "+263771234567",
+      body: "hi",
+      senderId: "ACME",
+      operator: "econet",
+      charge,
+      currency: "USD",
+      segments: 1,
+      encoding: "gsm7",
+      status,
+      test,
+      nextAttemptAt: now,
+      receivedAt: now,
     },
   });
 }
@@ -73,7 +84,10 @@ describe("sender ids", () => {
     expect(data).toMatchObject({ sender_id: "Alerts", status: "pending", approved_at: null });
     await approveSender({ accountId: acme.accountId, name: "Alerts", actor: "test" });
     const listed = await api("GET", `/api/v1/accounts/${acme.accountId}/sender-ids`, { token: acme.token });
-    expect(listed.body.data.find((sender: { id: string }) => sender.id === data.id)).toMatchObject({ status: "approved", approved_at: expect.any(String) });
+    expect(listed.body.data.find((sender: { id: string }) => sender.id === data.id)).toMatchObject({
+      status: "approved",
+      approved_at: expect.any(String),
+    });
   });
 
   it("409 CONFLICT naming sender_id for a sender id the account already has", async () => {
@@ -101,7 +115,11 @@ describe("sender ids", () => {
   });
 
   it("400 BAD_REQUEST for a malformed JSON body", async () => {
-    expectKitError(await api("POST", `/api/v1/accounts/${acme.accountId}/sender-ids`, { token: acme.token, body: "{" }), 400, "BAD_REQUEST");
+    expectKitError(
+      await api("POST", `/api/v1/accounts/${acme.accountId}/sender-ids`, { token: acme.token, body: "{" }),
+      400,
+      "BAD_REQUEST",
+    );
   });
 });
 

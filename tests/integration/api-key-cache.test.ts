@@ -43,7 +43,13 @@ describe("the key cache", () => {
   it("keeps a key found active, by its hash only: the next request reads no key row", async () => {
     const key = await newKey("kept");
     const first = await cached(key.token);
-    expect(first).toMatchObject({ keyId: key.id, accountId: account.accountId, mode: "live", tokenHash: hashToken(key.token), fromCache: false });
+    expect(first).toMatchObject({
+      keyId: key.id,
+      accountId: account.accountId,
+      mode: "live",
+      tokenHash: hashToken(key.token),
+      fromCache: false,
+    });
     expect(await cached(key.token)).toEqual({ ...first, fromCache: true });
     expect(JSON.stringify(first)).not.toContain(key.token.slice(12));
     // The uncached authentication reads the row every time, cache or not.

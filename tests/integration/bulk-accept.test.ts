@@ -19,7 +19,11 @@ const OPENING_BALANCE = 10_000_000n;
 
 /** Distinct numbers in the forms clients write, over the three carriers, with their E.164 form. */
 function recipients(): { written: string; e164: string; operator: "econet" | "netone" | "telecel" }[] {
-  const prefixes = [["77", "econet"], ["71", "netone"], ["73", "telecel"]] as const;
+  const prefixes = [
+    ["77", "econet"],
+    ["71", "netone"],
+    ["73", "telecel"],
+  ] as const;
   return Array.from({ length: RECIPIENTS }, (_, index) => {
     const [prefix, operator] = prefixes[index % 3];
     const national = `${prefix}${String(1_000_000 + index).slice(0, 7)}`;
@@ -30,7 +34,13 @@ function recipients(): { written: string; e164: string; operator: "econet" | "ne
 
 describe("a bulk send over several chunks", () => {
   it("stores every message and hold once, in request order, and answers exactly those messages", async () => {
-    const account = await createAccount({ name: "Bulk", currency: "USD", openingBalance: OPENING_BALANCE, senders: ["BULK"], actor: "test" });
+    const account = await createAccount({
+      name: "Bulk",
+      currency: "USD",
+      openingBalance: OPENING_BALANCE,
+      senders: ["BULK"],
+      actor: "test",
+    });
     const expected = recipients();
     const send = await acceptMessages({
       accountId: account.id,
@@ -53,8 +63,16 @@ describe("a bulk send over several chunks", () => {
     const byId = new Map(stored.map((message) => [message.id, message]));
     for (const message of send.messages) {
       expect(byId.get(message.id)).toMatchObject({
-        accountId: account.id, to: message.to, operator: message.operator, charge: message.charge, currency: "USD",
-        body: "Chunked hello", senderId: "BULK", status: "enqueued", segments: 1, test: false,
+        accountId: account.id,
+        to: message.to,
+        operator: message.operator,
+        charge: message.charge,
+        currency: "USD",
+        body: "Chunked hello",
+        senderId: "BULK",
+        status: "enqueued",
+        segments: 1,
+        test: false,
       });
     }
     // Their timelines' "accepted" is their receivedAt: no MessageEvent row per recipient.
@@ -79,7 +97,12 @@ describe("a bulk send over several chunks", () => {
     expect(result).toMatchObject({ total: RECIPIENTS, charge: Number(charge), currency: "USD" });
     expect(result.items).toEqual(
       send.messages.map((message) => ({
-        id: message.id, to: message.to, status: "enqueued", operator: message.operator, charge: Number(message.charge), charge_currency: "USD",
+        id: message.id,
+        to: message.to,
+        status: "enqueued",
+        operator: message.operator,
+        charge: Number(message.charge),
+        charge_currency: "USD",
       })),
     );
   });
@@ -87,8 +110,13 @@ describe("a bulk send over several chunks", () => {
   it("refuses a bulk send the balance does not cover and writes nothing", async () => {
     const account = await createAccount({ name: "Short", currency: "USD", openingBalance: 1_000n, senders: ["BULK"], actor: "test" });
     const attempt = acceptMessages({
-      accountId: account.id, from: "BULK", body: "Too dear", recipients: recipients().map((recipient) => recipient.written),
-      actor: "test", mode: "live", kind: "bulk",
+      accountId: account.id,
+      from: "BULK",
+      body: "Too dear",
+      recipients: recipients().map((recipient) => recipient.written),
+      actor: "test",
+      mode: "live",
+      kind: "bulk",
     });
     await expect(attempt).rejects.toMatchObject({ code: "INSUFFICIENT_BALANCE" });
     expect(await db().message.count({ where: { accountId: account.id } })).toBe(0);

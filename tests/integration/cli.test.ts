@@ -29,11 +29,25 @@ async function createAccount(name = "Acme") {
 describe("cli", () => {
   it("accounts:create stores the balance in ten-thousandths through the ledger, with an owner", async () => {
     const created = await ok([
-      "accounts:create", "--name", "Acme", "--currency", "USD", "--balance", "100.00", "--sender", "ACME",
-      "--owner-email", "Owner@Acme.co.zw", "--owner-password", "correct horse battery",
+      "accounts:create",
+      "--name",
+      "Acme",
+      "--currency",
+      "USD",
+      "--balance",
+      "100.00",
+      "--sender",
+      "ACME",
+      "--owner-email",
+      "Owner@Acme.co.zw",
+      "--owner-password",
+      "correct horse battery",
     ]);
     expect(created).toEqual({ id: expect.any(String), owner_email: "owner@acme.co.zw" });
-    const account = await db().account.findUniqueOrThrow({ where: { id: created.id }, include: { senderIds: true, users: true, ledger: true } });
+    const account = await db().account.findUniqueOrThrow({
+      where: { id: created.id },
+      include: { senderIds: true, users: true, ledger: true },
+    });
     expect(account.balance).toBe(1_000_000n);
     expect(account.currency).toBe("USD");
     expect(account.senderIds.map((sender) => [sender.name, sender.status])).toEqual([["ACME", "approved"]]);
@@ -56,7 +70,10 @@ describe("cli", () => {
 
   it("balance:credit adds a ledger row and refuses bad amounts and unknown accounts", async () => {
     const { id } = await createAccount();
-    expect(await ok(["balance:credit", "--account", id, "--amount", "25.50", "--reason", "top-up"])).toEqual({ account: id, balance: "1255000" });
+    expect(await ok(["balance:credit", "--account", id, "--amount", "25.50", "--reason", "top-up"])).toEqual({
+      account: id,
+      balance: "1255000",
+    });
     await refused(["balance:credit", "--account", id, "--amount", "1.23456"], /at most four decimals/);
     await refused(["balance:credit", "--account", id, "--amount=-5"], /greater than zero/);
     await refused(["balance:credit", "--account", id, "--amount", "0"], /greater than zero/);
@@ -67,7 +84,10 @@ describe("cli", () => {
 
   it("senders:add --pending then senders:approve", async () => {
     const { id } = await createAccount();
-    expect(await ok(["senders:add", "--account", id, "--sender", "ACMEBANK", "--pending"])).toMatchObject({ sender: "ACMEBANK", status: "pending" });
+    expect(await ok(["senders:add", "--account", id, "--sender", "ACMEBANK", "--pending"])).toMatchObject({
+      sender: "ACMEBANK",
+      status: "pending",
+    });
     expect(await ok(["senders:approve", "--account", id, "--sender", "ACMEBANK"])).toMatchObject({ status: "approved" });
     await refused(["senders:add", "--account", id, "--sender", "ACMEBANK"], /already exists/);
     await refused(["senders:add", "--account", id, "--sender", "THIS IS WAY TOO LONG"], /1-11 letters/);
@@ -76,17 +96,30 @@ describe("cli", () => {
 
   it("users:create checks roles against accounts", async () => {
     const { id } = await createAccount();
-    expect(await ok(["users:create", "--email", "dev@acme.co.zw", "--password", "long enough pw", "--role", "developer", "--account", id])).toMatchObject({ role: "developer", account_id: id });
-    expect(await ok(["users:create", "--email", "help@tumira.co.zw", "--password", "long enough pw", "--role", "support"])).toMatchObject({ role: "support", account_id: null });
+    expect(
+      await ok(["users:create", "--email", "dev@acme.co.zw", "--password", "long enough pw", "--role", "developer", "--account", id]),
+    ).toMatchObject({ role: "developer", account_id: id });
+    expect(await ok(["users:create", "--email", "help@tumira.co.zw", "--password", "long enough pw", "--role", "support"])).toMatchObject({
+      role: "support",
+      account_id: null,
+    });
     await refused(["users:create", "--email", "x@y.zw", "--password", "long enough pw", "--role", "emperor"], /--role must be one of/);
     await refused(["users:create", "--email", "x@y.zw", "--password", "long enough pw", "--role", "owner"], /needs an account/);
-    await refused(["users:create", "--email", "dev@acme.co.zw", "--password", "long enough pw", "--role", "developer", "--account", id], /already exists/);
+    await refused(
+      ["users:create", "--email", "dev@acme.co.zw", "--password", "long enough pw", "--role", "developer", "--account", id],
+      /already exists/,
+    );
     await refused(["users:create", "--email", "not-an-email", "--password", "long enough pw", "--role", "support"], /email/);
   });
 
   it("users:create-admin makes a platform admin with a generated password, printed once and stored hashed", async () => {
     const admin = await ok(["users:create-admin", "--email", "Root@Tumira.test"]);
-    expect(admin).toEqual({ id: expect.any(String), email: "root@tumira.test", role: "admin", password: expect.stringMatching(/^[\w-]{16}$/) });
+    expect(admin).toEqual({
+      id: expect.any(String),
+      email: "root@tumira.test",
+      role: "admin",
+      password: expect.stringMatching(/^[\w-]{16}$/),
+    });
     const stored = await db().user.findUniqueOrThrow({ where: { id: admin.id } });
     expect(stored).toMatchObject({ role: "admin", accountId: null });
     expect(stored.passwordHash).not.toContain(admin.password);
@@ -100,8 +133,16 @@ describe("cli", () => {
 
   it("rates:set sets platform defaults and account overrides, refusing unknown operators", async () => {
     const { id } = await createAccount();
-    expect(await ok(["rates:set", "--operator", "econet", "--price", "0.0350"])).toEqual({ operator: "econet", price_per_segment: "350", scope: "default" });
-    expect(await ok(["rates:set", "--operator", "netone", "--price", "0.02", "--account", id])).toEqual({ operator: "netone", price_per_segment: "200", scope: id });
+    expect(await ok(["rates:set", "--operator", "econet", "--price", "0.0350"])).toEqual({
+      operator: "econet",
+      price_per_segment: "350",
+      scope: "default",
+    });
+    expect(await ok(["rates:set", "--operator", "netone", "--price", "0.02", "--account", id])).toEqual({
+      operator: "netone",
+      price_per_segment: "200",
+      scope: id,
+    });
     await refused(["rates:set", "--operator", "vodafone", "--price", "0.03"], /must be one of econet, netone, telecel/);
     await refused(["rates:set", "--operator", "econet", "--price", "0.00001"], /four decimals/);
     const rates = await db().rate.findMany({ where: { scope: id } });
@@ -112,7 +153,10 @@ describe("cli", () => {
     const unknown = await runCli(["accounts:explode"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown command/);
-    await refused(["accounts:create", "--name", "X", "--currency", "USD", "--balance", "1", "--colour", "red"], /Unknown option '--colour'/);
+    await refused(
+      ["accounts:create", "--name", "X", "--currency", "USD", "--balance", "1", "--colour", "red"],
+      /Unknown option '--colour'/,
+    );
     await refused(["accounts:create", "--name", "X", "--currency", "US", "--balance", "1"], /three-letter currency/);
   });
 });

@@ -9,13 +9,18 @@ import { useTestDatabase } from "../helpers/test-database";
 
 useTestDatabase();
 
-const refusedAmount = { code: "VALIDATION_ERROR", options: { fields: [{ field: "amount", description: expect.stringMatching(/maximum of 100000000000\.0000/) }] } };
+const refusedAmount = {
+  code: "VALIDATION_ERROR",
+  options: { fields: [{ field: "amount", description: expect.stringMatching(/maximum of 100000000000\.0000/) }] },
+};
 
 describe("credit ceiling", () => {
   it("refuses the largest amount the form accepts, and writes nothing", async () => {
     const account = await createAccount({ name: "Ceiling", currency: "USD", openingBalance: 10_000n, actor: "test" });
     const entriesBefore = await db().ledgerEntry.count({ where: { accountId: account.id } });
-    await expect(creditBalance({ accountId: account.id, amount: parseAmount("999999999999999.9999"), actor: "test" })).rejects.toMatchObject(refusedAmount);
+    await expect(
+      creditBalance({ accountId: account.id, amount: parseAmount("999999999999999.9999"), actor: "test" }),
+    ).rejects.toMatchObject(refusedAmount);
     expect((await db().account.findUniqueOrThrow({ where: { id: account.id } })).balance).toBe(10_000n);
     expect(await db().ledgerEntry.count({ where: { accountId: account.id } })).toBe(entriesBefore);
   });
@@ -30,7 +35,9 @@ describe("credit ceiling", () => {
   });
 
   it("refuses an opening balance past the ceiling", async () => {
-    await expect(createAccount({ name: "Too rich", currency: "USD", openingBalance: MAX_BALANCE + 1n, actor: "test" })).rejects.toMatchObject({
+    await expect(
+      createAccount({ name: "Too rich", currency: "USD", openingBalance: MAX_BALANCE + 1n, actor: "test" }),
+    ).rejects.toMatchObject({
       code: "VALIDATION_ERROR",
       options: { fields: [{ field: "balance", description: "must be at most 100000000000.0000" }] },
     });

@@ -9,7 +9,14 @@ import { acceptMessages } from "@/lib/messages/accept-messages";
 import { addMember } from "@/lib/users/add-member";
 import { removeMember } from "@/lib/users/remove-member";
 import { listMembers } from "@/lib/users/list-members";
-import { clearFailedLogins, loginRetryAfterSeconds, LOGIN_WINDOW_MS, MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_EMAIL, recordFailedLogin } from "@/lib/auth/login-throttle";
+import {
+  clearFailedLogins,
+  loginRetryAfterSeconds,
+  LOGIN_WINDOW_MS,
+  MAX_FAILURES_PER_ADDRESS,
+  MAX_FAILURES_PER_EMAIL,
+  recordFailedLogin,
+} from "@/lib/auth/login-throttle";
 import { listMessages, MESSAGE_PAGE_SIZE, parseMessageFilters } from "@/lib/dashboard/list-messages";
 import { getMessageDetail } from "@/lib/dashboard/get-message-detail";
 import { lookupMessages } from "@/lib/dashboard/lookup-messages";
@@ -65,16 +72,34 @@ describe("sign-in throttling", () => {
 
 describe("members", () => {
   it("adds a member with a one-time password and removes them, never oneself or another account's user", async () => {
-    const owner = await createUser({ email: "owner@alpha.test", password: "owner password 1", role: "owner", accountId: accountA, actor: "test" });
-    const stranger = await createUser({ email: "owner@beta.test", password: "owner password 2", role: "owner", accountId: accountB, actor: "test" });
+    const owner = await createUser({
+      email: "owner@alpha.test",
+      password: "owner password 1",
+      role: "owner",
+      accountId: accountA,
+      actor: "test",
+    });
+    const stranger = await createUser({
+      email: "owner@beta.test",
+      password: "owner password 2",
+      role: "owner",
+      accountId: accountB,
+      actor: "test",
+    });
     const added = await addMember({ email: "Dev@Alpha.test", role: "developer", accountId: accountA, actor: `user:${owner.id}` });
     expect(added).toMatchObject({ email: "dev@alpha.test", role: "developer" });
     expect(added.password.length).toBeGreaterThanOrEqual(16);
-    await expect(addMember({ email: "dev@alpha.test", role: "developer", accountId: accountA, actor: "test" })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(addMember({ email: "dev@alpha.test", role: "developer", accountId: accountA, actor: "test" })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
     expect((await listMembers(accountA)).map((member) => member.email)).toEqual(["owner@alpha.test", "dev@alpha.test"]);
 
-    await expect(removeMember({ accountId: accountA, userId: owner.id, actingUserId: owner.id })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(removeMember({ accountId: accountA, userId: stranger.id, actingUserId: owner.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(removeMember({ accountId: accountA, userId: owner.id, actingUserId: owner.id })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    await expect(removeMember({ accountId: accountA, userId: stranger.id, actingUserId: owner.id })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await removeMember({ accountId: accountA, userId: added.id, actingUserId: owner.id });
     expect(await db().user.findUnique({ where: { id: added.id } })).toBeNull();
     expect(await db().user.findUnique({ where: { id: stranger.id } })).not.toBeNull();
@@ -117,7 +142,13 @@ describe("message list", () => {
   });
 
   it("leaves out a bad filter value and names it with the reason, keeping the other filters", async () => {
-    const { filters, problems } = parseMessageFilters({ status: "bogus", cursor: "%%%", since: "yesterday", id: "xyz!", operator: "netone" });
+    const { filters, problems } = parseMessageFilters({
+      status: "bogus",
+      cursor: "%%%",
+      since: "yesterday",
+      id: "xyz!",
+      operator: "netone",
+    });
     expect(filters).toEqual({ operator: "netone" });
     expect(problems.map((problem) => problem.field).sort()).toEqual(["cursor", "id", "since", "status"]);
     expect(problems.find((problem) => problem.field === "id")?.description).toMatch(/^Message id: /);

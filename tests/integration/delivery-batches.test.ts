@@ -19,7 +19,12 @@ useTestDatabase();
 const OWNER = "dispatcher-a";
 
 function accepted(message: ClaimedMessage, carrierMessageIds: string[], owner = OWNER): DispatchOutcome {
-  return { message, owner, startedAt: new Date(), result: { kind: "accepted", carrierMessageIds, response: `ESME_ROK id:${carrierMessageIds.join(",")}` } };
+  return {
+    message,
+    owner,
+    startedAt: new Date(),
+    result: { kind: "accepted", carrierMessageIds, response: `ESME_ROK id:${carrierMessageIds.join(",")}` },
+  };
 }
 
 function receipt(messageId: string, stat: ReceiptStat): ReceiptEntry {
@@ -40,7 +45,9 @@ async function eventKinds(messageId: string): Promise<string[]> {
 describe("batched delivery writes", () => {
   it("records a batch of acceptances only where this dispatcher still holds the lease, with parts, timeline and webhooks", async () => {
     const accountId = await createSendingAccount();
-    const [plain, hooked, lost] = await send(accountId, ["+263771240001", "+263771240002", "+263771240003"], "Batched", { webhookUrl: "https://example.test/hook" });
+    const [plain, hooked, lost] = await send(accountId, ["+263771240001", "+263771240002", "+263771240003"], "Batched", {
+      webhookUrl: "https://example.test/hook",
+    });
     const claimed = await claimAll(3);
     const byId = new Map(claimed.map((message) => [message.id, message]));
 
@@ -51,7 +58,12 @@ describe("batched delivery writes", () => {
 
     expect(result).toEqual({ recorded: 2, leaseLost: 1 });
     const messages = new Map((await db().message.findMany({ where: { accountId } })).map((message) => [message.id, message]));
-    expect(messages.get(plain)).toMatchObject({ status: "success", carrierMessageId: "a1", operatorResponse: "ESME_ROK id:a1,a2", leaseOwner: null });
+    expect(messages.get(plain)).toMatchObject({
+      status: "success",
+      carrierMessageId: "a1",
+      operatorResponse: "ESME_ROK id:a1,a2",
+      leaseOwner: null,
+    });
     expect(messages.get(plain)!.dispatchedAt).toBeInstanceOf(Date);
     expect(messages.get(hooked)).toMatchObject({ status: "success", carrierMessageId: "b1" });
     expect(messages.get(lost)).toMatchObject({ status: "processing", leaseOwner: OWNER, carrierMessageId: null });
@@ -70,7 +82,10 @@ describe("batched delivery writes", () => {
         [hooked, "message.success"],
       ].sort(),
     );
-    expect(JSON.parse(webhooks.find((webhook) => webhook.messageId === hooked)!.payload)).toMatchObject({ type: "message.success", data: { status: "success", operator_response: "ESME_ROK id:b1" } });
+    expect(JSON.parse(webhooks.find((webhook) => webhook.messageId === hooked)!.payload)).toMatchObject({
+      type: "message.success",
+      data: { status: "success", operator_response: "ESME_ROK id:b1" },
+    });
   });
 
   it("records a batch of acceptances without webhooks (PostgreSQL: one statement) only where the lease is still held", async () => {
@@ -80,18 +95,32 @@ describe("batched delivery writes", () => {
     const byId = new Map(claimed.map((message) => [message.id, message]));
 
     const result = await recordDispatchOutcomes(
-      [accepted(byId.get(multi)!, ["m1", "m2", "m3"]), accepted(byId.get(single)!, ["s1"]), accepted(byId.get(lost)!, ["l1"], "dispatcher-b")],
+      [
+        accepted(byId.get(multi)!, ["m1", "m2", "m3"]),
+        accepted(byId.get(single)!, ["s1"]),
+        accepted(byId.get(lost)!, ["l1"], "dispatcher-b"),
+      ],
       DEFAULT_RETRY_POLICY,
     );
 
     expect(result).toEqual({ recorded: 2, leaseLost: 1 });
     const messages = new Map((await db().message.findMany({ where: { accountId } })).map((message) => [message.id, message]));
-    expect(messages.get(multi)).toMatchObject({ status: "success", carrierMessageId: "m1", operatorResponse: "ESME_ROK id:m1,m2,m3", leaseOwner: null, leaseUntil: null, lastError: null });
+    expect(messages.get(multi)).toMatchObject({
+      status: "success",
+      carrierMessageId: "m1",
+      operatorResponse: "ESME_ROK id:m1,m2,m3",
+      leaseOwner: null,
+      leaseUntil: null,
+      lastError: null,
+    });
     expect(messages.get(multi)!.dispatchedAt).toBeInstanceOf(Date);
     expect(messages.get(multi)!.finishedAt).toBeInstanceOf(Date);
     expect(messages.get(single)).toMatchObject({ status: "success", carrierMessageId: "s1" });
     expect(messages.get(lost)).toMatchObject({ status: "processing", leaseOwner: OWNER, carrierMessageId: null });
-    const parts = await db().messagePart.findMany({ where: { messageId: { in: [multi, single, lost] } }, orderBy: [{ messageId: "asc" }, { partNumber: "asc" }] });
+    const parts = await db().messagePart.findMany({
+      where: { messageId: { in: [multi, single, lost] } },
+      orderBy: [{ messageId: "asc" }, { partNumber: "asc" }],
+    });
     expect(parts.map((part) => [part.messageId, part.partNumber, part.operator, part.carrierMessageId, part.status])).toEqual(
       [
         [multi, 1, "econet", "m1", "submitted"],
@@ -108,22 +137,56 @@ describe("batched delivery writes", () => {
     const accountId = await createSendingAccount();
     const [first, second, third] = await send(accountId, ["+263771260001", "+263771260002", "+263771260003"], "One part");
     const claimed = new Map((await claimAll(3)).map((message) => [message.id, message]));
-    await recordDispatchOutcomes([accepted(claimed.get(first)!, ["g1"]), accepted(claimed.get(second)!, ["h1"]), accepted(claimed.get(third)!, ["i1"])], DEFAULT_RETRY_POLICY);
+    await recordDispatchOutcomes(
+      [accepted(claimed.get(first)!, ["g1"]), accepted(claimed.get(second)!, ["h1"]), accepted(claimed.get(third)!, ["i1"])],
+      DEFAULT_RETRY_POLICY,
+    );
     const stateOf = async (messageId: string) => {
       const message = await db().message.findUniqueOrThrow({ where: { id: messageId }, include: { parts: true } });
-      return { status: message.status, operatorResponse: message.operatorResponse, delivered: message.deliveredAt !== null, parts: message.parts.map((part) => [part.status, part.receiptStat]) };
+      return {
+        status: message.status,
+        operatorResponse: message.operatorResponse,
+        delivered: message.deliveredAt !== null,
+        parts: message.parts.map((part) => [part.status, part.receiptStat]),
+      };
     };
 
-    expect(await recordReceipts([receipt("g1", "DELIVRD"), receipt("h1", "ENROUTE"), receipt("g1", "DELIVRD"), receipt("eeee0000", "DELIVRD")])).toEqual(["matched", "matched", "matched", "unknown"]);
-    expect(await stateOf(first)).toEqual({ status: "success", operatorResponse: "DELIVRD", delivered: true, parts: [["delivered", "DELIVRD"]] });
-    expect(await stateOf(second)).toEqual({ status: "success", operatorResponse: "ESME_ROK id:h1", delivered: false, parts: [["submitted", "ENROUTE"]] });
-    expect(await stateOf(third)).toEqual({ status: "success", operatorResponse: "ESME_ROK id:i1", delivered: false, parts: [["submitted", null]] });
+    expect(
+      await recordReceipts([receipt("g1", "DELIVRD"), receipt("h1", "ENROUTE"), receipt("g1", "DELIVRD"), receipt("eeee0000", "DELIVRD")]),
+    ).toEqual(["matched", "matched", "matched", "unknown"]);
+    expect(await stateOf(first)).toEqual({
+      status: "success",
+      operatorResponse: "DELIVRD",
+      delivered: true,
+      parts: [["delivered", "DELIVRD"]],
+    });
+    expect(await stateOf(second)).toEqual({
+      status: "success",
+      operatorResponse: "ESME_ROK id:h1",
+      delivered: false,
+      parts: [["submitted", "ENROUTE"]],
+    });
+    expect(await stateOf(third)).toEqual({
+      status: "success",
+      operatorResponse: "ESME_ROK id:i1",
+      delivered: false,
+      parts: [["submitted", null]],
+    });
 
-    expect(await recordReceipts([receipt("h1", "DELIVRD"), receipt("i1", "DELIVRD"), receipt("g1", "UNDELIV")])).toEqual(["matched", "matched", "matched"]);
+    expect(await recordReceipts([receipt("h1", "DELIVRD"), receipt("i1", "DELIVRD"), receipt("g1", "UNDELIV")])).toEqual([
+      "matched",
+      "matched",
+      "matched",
+    ]);
     expect(await stateOf(second)).toMatchObject({ delivered: true, parts: [["delivered", "DELIVRD"]] });
     expect(await stateOf(third)).toMatchObject({ delivered: true, parts: [["delivered", "DELIVRD"]] });
     // A final part stays final: UNDELIV after DELIVRD changes nothing and refunds nothing.
-    expect(await stateOf(first)).toEqual({ status: "success", operatorResponse: "DELIVRD", delivered: true, parts: [["delivered", "DELIVRD"]] });
+    expect(await stateOf(first)).toEqual({
+      status: "success",
+      operatorResponse: "DELIVRD",
+      delivered: true,
+      parts: [["delivered", "DELIVRD"]],
+    });
     expect(await eventKinds(first)).toEqual(["accepted", "dispatched", "success", "delivered"]);
     await expectLedgerBalanced(accountId);
   });
@@ -133,7 +196,11 @@ describe("batched delivery writes", () => {
     const [twoParts, failing, silent] = await send(accountId, ["+263771240011", "+263771240012", "+263771240013"], "Receipts");
     const claimed = new Map((await claimAll(3)).map((message) => [message.id, message]));
     await recordDispatchOutcomes(
-      [accepted(claimed.get(twoParts)!, ["d1", "d2"]), accepted(claimed.get(failing)!, ["e1", "e2"]), accepted(claimed.get(silent)!, ["f1"])],
+      [
+        accepted(claimed.get(twoParts)!, ["d1", "d2"]),
+        accepted(claimed.get(failing)!, ["e1", "e2"]),
+        accepted(claimed.get(silent)!, ["f1"]),
+      ],
       DEFAULT_RETRY_POLICY,
     );
 
@@ -168,7 +235,11 @@ describe("batched delivery writes", () => {
     expect(refunds).toHaveLength(1);
 
     // The same receipts again, in one batch (a carrier resending after a lost acknowledgement): nothing changes.
-    expect(await recordReceipts([receipt("e2", "UNDELIV"), receipt("d1", "DELIVRD"), receipt("f1", "DELIVRD")])).toEqual(["matched", "matched", "matched"]);
+    expect(await recordReceipts([receipt("e2", "UNDELIV"), receipt("d1", "DELIVRD"), receipt("f1", "DELIVRD")])).toEqual([
+      "matched",
+      "matched",
+      "matched",
+    ]);
     expect(await db().ledgerEntry.count({ where: { messageId: failing, kind: "release" } })).toBe(1);
     expect(await eventKinds(twoParts)).toEqual(["accepted", "dispatched", "success", "delivered"]);
     expect(await db().message.findUniqueOrThrow({ where: { id: silent } })).toMatchObject({ operatorResponse: "DELIVRD" });
@@ -180,7 +251,9 @@ describe("batched delivery writes", () => {
     const [id] = await send(accountId, ["+263771240021"], "Upgraded");
     await recordDispatchOutcomes([accepted((await claimAll(1))[0], ["g1"])], DEFAULT_RETRY_POLICY);
     // Rows as the releases before 0004 wrote them.
-    const legacy = ["accepted", "dispatched", "success", "retry"].map((kind) => `('${id}', '${kind}', 'legacy', '${toDbTime(new Date())}')`);
+    const legacy = ["accepted", "dispatched", "success", "retry"].map(
+      (kind) => `('${id}', '${kind}', 'legacy', '${toDbTime(new Date())}')`,
+    );
     await sql().run(`INSERT INTO "MessageEvent" ("messageId", "kind", "detail", "createdAt") VALUES ${legacy.join(", ")}`);
     const migration = readMigrations(sql().dialect).find((candidate) => candidate.name === "0004_derive_happy_path_timeline")!;
     for (const statement of splitStatements(migration.sql)) await sql().run(statement);

@@ -8,7 +8,16 @@ import { recordReceipts } from "@/lib/delivery/record-receipt";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { segmentMessage } from "@/lib/messages/segments";
 import { useTestDatabase } from "../helpers/test-database";
-import { carrierUrls, createSendingAccount, expectLedgerBalanced, send, setEnv, startTestSimulator, waitForFinal, type TestSimulator } from "../helpers/delivery";
+import {
+  carrierUrls,
+  createSendingAccount,
+  expectLedgerBalanced,
+  send,
+  setEnv,
+  startTestSimulator,
+  waitForFinal,
+  type TestSimulator,
+} from "../helpers/delivery";
 
 useTestDatabase();
 
@@ -43,10 +52,21 @@ describe("delivery end to end", () => {
     expect(message.dispatchedAt).toBeInstanceOf(Date);
     const parts = await db().messagePart.findMany({ where: { messageId: id } });
     expect(parts).toHaveLength(1);
-    expect(parts[0]).toMatchObject({ status: "delivered", receiptStat: "DELIVRD", carrierMessageId: message.carrierMessageId, operator: "econet" });
+    expect(parts[0]).toMatchObject({
+      status: "delivered",
+      receiptStat: "DELIVRD",
+      carrierMessageId: message.carrierMessageId,
+      operator: "econet",
+    });
     const seen = simulator.submits.filter((submit) => submit.destination === "263771234567");
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ systemId: "econet", source: "TUMIRA", dataCoding: 0, text: "Hello from Tumira", messageId: message.carrierMessageId });
+    expect(seen[0]).toMatchObject({
+      systemId: "econet",
+      source: "TUMIRA",
+      dataCoding: 0,
+      text: "Hello from Tumira",
+      messageId: message.carrierMessageId,
+    });
     const { events } = await getMessageDetail(id, { platform: true });
     expect(events.map((event) => event.kind)).toEqual(["accepted", "dispatched", "success", "delivered"]);
     expect(events[1].detail).toBe("attempt 1 to econet, 1 part(s)");
@@ -65,10 +85,15 @@ describe("delivery end to end", () => {
     const recipients = ["+263771111001", "+263712221002", "+263733331003"];
     const ids = [...(await send(accountId, recipients, gsm)), ...(await send(accountId, recipients, ucs2))];
     const messages = await waitForFinal(ids, { delivered: true });
-    expect(messages.every((message) => message.status === "success" && message.deliveredAt && message.operatorResponse === "DELIVRD")).toBe(true);
+    expect(messages.every((message) => message.status === "success" && message.deliveredAt && message.operatorResponse === "DELIVRD")).toBe(
+      true,
+    );
     expect(new Set(messages.map((message) => message.operator))).toEqual(new Set(["econet", "netone", "telecel"]));
 
-    for (const [body, dataCoding] of [[gsm, 0], [ucs2, 8]] as const) {
+    for (const [body, dataCoding] of [
+      [gsm, 0],
+      [ucs2, 8],
+    ] as const) {
       const expected = segmentMessage(body);
       const parts = simulator.submits.filter((submit) => submit.destination === "263712221002" && submit.dataCoding === dataCoding);
       expect(parts).toHaveLength(expected.segments);
@@ -104,8 +129,13 @@ describe("delivery end to end", () => {
       expect(message.finishedAt).toBeInstanceOf(Date);
       expect(message.deliveredAt).toBeNull();
       const ledger = await ledgerOf(message.id);
-      expect(ledger.map((entry) => [entry.kind, entry.amount])).toEqual([["hold", -message.charge], ["release", message.charge]]);
-      const kinds = (await db().messageEvent.findMany({ where: { messageId: message.id }, orderBy: { id: "asc" } })).map((event) => event.kind);
+      expect(ledger.map((entry) => [entry.kind, entry.amount])).toEqual([
+        ["hold", -message.charge],
+        ["release", message.charge],
+      ]);
+      const kinds = (await db().messageEvent.findMany({ where: { messageId: message.id }, orderBy: { id: "asc" } })).map(
+        (event) => event.kind,
+      );
       expect(kinds.filter((kind) => kind === "refunded")).toHaveLength(1);
       if (expected.stage === "retries") {
         expect(message.attempts).toBe(3);
@@ -120,7 +150,11 @@ describe("delivery end to end", () => {
 
     // The same receipt again (a carrier resending it) changes nothing and refunds nothing.
     const undelivered = messages.find((message) => message.to === "+263771230001")!;
-    expect(await recordReceipts([{ operator: "econet", receipt: { messageId: undelivered.carrierMessageId!, stat: "UNDELIV", err: "001", doneAt: null } }])).toEqual(["matched"]);
+    expect(
+      await recordReceipts([
+        { operator: "econet", receipt: { messageId: undelivered.carrierMessageId!, stat: "UNDELIV", err: "001", doneAt: null } },
+      ]),
+    ).toEqual(["matched"]);
     expect(await ledgerOf(undelivered.id)).toHaveLength(2);
     await expectLedgerBalanced(accountId);
   });
@@ -152,6 +186,8 @@ describe("delivery end to end", () => {
   });
 
   it("acknowledges a receipt for an unknown id without matching anything", async () => {
-    expect(await recordReceipts([{ operator: "econet", receipt: { messageId: "ffffffff0", stat: "DELIVRD", err: null, doneAt: null } }])).toEqual(["unknown"]);
+    expect(
+      await recordReceipts([{ operator: "econet", receipt: { messageId: "ffffffff0", stat: "DELIVRD", err: null, doneAt: null } }]),
+    ).toEqual(["unknown"]);
   });
 });

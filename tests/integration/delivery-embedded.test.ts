@@ -13,10 +13,14 @@ describe("embedded delivery", () => {
     const sent = await server.api("POST", "/api/v1/sms", { token, body: { to: "+263771234567", message: "Fresh clone", from: "ACME" } });
     expect(sent.status).toBe(202);
     expect(sent.body).toMatchObject({ status: "enqueued", operator_response: "", delivered_at: null });
-    const read = await waitFor(async () => {
-      const call = await server.api("GET", `/api/v1/sms/${sent.body.id}`, { token });
-      return call.body?.data?.delivered_at && call.body.data;
-    }, "the message to be delivered", 20_000);
+    const read = await waitFor(
+      async () => {
+        const call = await server.api("GET", `/api/v1/sms/${sent.body.id}`, { token });
+        return call.body?.data?.delivered_at && call.body.data;
+      },
+      "the message to be delivered",
+      20_000,
+    );
     expect(read).toMatchObject({ id: sent.body.id, status: "success", operator_response: "DELIVRD" });
     expect(Date.parse(read.delivered_at)).toBeGreaterThanOrEqual(Date.parse(read.received_at));
   });

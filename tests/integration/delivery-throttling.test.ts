@@ -5,7 +5,16 @@ import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { STATUS } from "@/lib/smpp/command-status";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { useTestDatabase } from "../helpers/test-database";
-import { carrierUrls, createSendingAccount, expectLedgerBalanced, send, setEnv, startTestSimulator, waitForFinal, type TestSimulator } from "../helpers/delivery";
+import {
+  carrierUrls,
+  createSendingAccount,
+  expectLedgerBalanced,
+  send,
+  setEnv,
+  startTestSimulator,
+  waitForFinal,
+  type TestSimulator,
+} from "../helpers/delivery";
 
 useTestDatabase();
 
@@ -17,7 +26,10 @@ beforeAll(async () => {
   simulator = await startTestSimulator({ tps: SIMULATOR_TPS });
   // The carrier is configured for five times what the SMSC accepts.
   setEnv(carrierUrls(simulator.port, `?tps=${SIMULATOR_TPS * 5}&window=20`));
-  services = await startDeliveryServices({ dispatcher: true, simulator: false }, { dispatcher: { pollMs: 50, retryPolicy: { maxAttempts: 12, baseDelayMs: 100, maxDelayMs: 500 } } });
+  services = await startDeliveryServices(
+    { dispatcher: true, simulator: false },
+    { dispatcher: { pollMs: 50, retryPolicy: { maxAttempts: 12, baseDelayMs: 100, maxDelayMs: 500 } } },
+  );
 });
 
 afterAll(async () => {

@@ -5,7 +5,16 @@ import { db } from "@/lib/db/client";
 import { STATUS } from "@/lib/smpp/command-status";
 import { testDatabaseKind, useTestDatabase } from "../helpers/test-database";
 import { startServerProcess, type ServerProcess } from "../helpers/server-process";
-import { carrierUrls, createSendingAccount, expectLedgerBalanced, send, startTestSimulator, waitFor, waitForFinal, type TestSimulator } from "../helpers/delivery";
+import {
+  carrierUrls,
+  createSendingAccount,
+  expectLedgerBalanced,
+  send,
+  startTestSimulator,
+  waitFor,
+  waitForFinal,
+  type TestSimulator,
+} from "../helpers/delivery";
 
 const database = useTestDatabase();
 let simulator: TestSimulator;
@@ -41,7 +50,8 @@ function recipients(count: number, offset: number): string[] {
 /** Destination → number of submits the SMSC accepted. */
 function acceptedPerDestination(): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const submit of simulator.submits) if (submit.status === STATUS.ESME_ROK) counts.set(submit.destination, (counts.get(submit.destination) ?? 0) + 1);
+  for (const submit of simulator.submits)
+    if (submit.status === STATUS.ESME_ROK) counts.set(submit.destination, (counts.get(submit.destination) ?? 0) + 1);
   return counts;
 }
 
@@ -63,21 +73,24 @@ describe("worker processes", () => {
     await expectLedgerBalanced(accountId);
   });
 
-  it.skipIf(testDatabaseKind() === "sqlite")("shares one PostgreSQL queue between two workers without submitting a message twice", async () => {
-    for (const worker of workers) await worker.stop();
-    const accountId = await createSendingAccount(100_000_000n, "Two workers");
-    const sent = recipients(2000, 4_000_000);
-    const sessionsBefore = new Set(simulator.submits.map((submit) => submit.sessionNumber));
-    await Promise.all([startWorker(), startWorker()]);
-    await send(accountId, sent, "Two workers");
-    await waitForFinal({ accountId, count: sent.length }, { timeoutMs: 120_000 });
-    const accepted = acceptedPerDestination();
-    expect(sent.every((to) => accepted.get(to.slice(1)) === 1)).toBe(true);
-    // Both workers took part: each binds once per carrier, so more than three new binds sent messages.
-    const ours = new Set(sent.map((to) => to.slice(1)));
-    const sessions = new Set(simulator.submits.filter((submit) => ours.has(submit.destination)).map((submit) => submit.sessionNumber));
-    expect([...sessions].every((session) => !sessionsBefore.has(session))).toBe(true);
-    expect(sessions.size).toBeGreaterThan(3);
-    await expectLedgerBalanced(accountId);
-  });
+  it.skipIf(testDatabaseKind() === "sqlite")(
+    "shares one PostgreSQL queue between two workers without submitting a message twice",
+    async () => {
+      for (const worker of workers) await worker.stop();
+      const accountId = await createSendingAccount(100_000_000n, "Two workers");
+      const sent = recipients(2000, 4_000_000);
+      const sessionsBefore = new Set(simulator.submits.map((submit) => submit.sessionNumber));
+      await Promise.all([startWorker(), startWorker()]);
+      await send(accountId, sent, "Two workers");
+      await waitForFinal({ accountId, count: sent.length }, { timeoutMs: 120_000 });
+      const accepted = acceptedPerDestination();
+      expect(sent.every((to) => accepted.get(to.slice(1)) === 1)).toBe(true);
+      // Both workers took part: each binds once per carrier, so more than three new binds sent messages.
+      const ours = new Set(sent.map((to) => to.slice(1)));
+      const sessions = new Set(simulator.submits.filter((submit) => ours.has(submit.destination)).map((submit) => submit.sessionNumber));
+      expect([...sessions].every((session) => !sessionsBefore.has(session))).toBe(true);
+      expect(sessions.size).toBeGreaterThan(3);
+      await expectLedgerBalanced(accountId);
+    },
+  );
 });

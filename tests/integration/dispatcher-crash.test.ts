@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { useTestDatabase } from "../helpers/test-database";
 import { startServerProcess, type ServerProcess } from "../helpers/server-process";
-import { carrierUrls, createSendingAccount, expectLedgerBalanced, send, startTestSimulator, waitFor, waitForFinal, type TestSimulator } from "../helpers/delivery";
+import {
+  carrierUrls,
+  createSendingAccount,
+  expectLedgerBalanced,
+  send,
+  startTestSimulator,
+  waitFor,
+  waitForFinal,
+  type TestSimulator,
+} from "../helpers/delivery";
 
 const database = useTestDatabase();
 const TOTAL = 5000;
@@ -55,7 +64,9 @@ describe("dispatcher crash", () => {
 
     await startWorker();
     const messages = await waitForFinal({ accountId, count: TOTAL }, { delivered: true, timeoutMs: 120_000 });
-    expect(messages.every((message) => message.status === "success" && message.deliveredAt && message.operatorResponse === "DELIVRD")).toBe(true);
+    expect(messages.every((message) => message.status === "success" && message.deliveredAt && message.operatorResponse === "DELIVRD")).toBe(
+      true,
+    );
 
     const seen = new Map<string, number>();
     for (const submit of simulator.submits) if (submit.messageId) seen.set(submit.destination, (seen.get(submit.destination) ?? 0) + 1);
@@ -63,7 +74,9 @@ describe("dispatcher crash", () => {
     const twice = [...seen.values()].filter((count) => count > 1).length;
     // Only a claim the dead worker held unrecorded can have gone out twice.
     expect(twice).toBeLessThanOrEqual(leasedAtKill);
-    console.log(`crash test (${database.current().kind}): ${submittedBeforeKill} submitted before SIGKILL, ${leasedAtKill} leased unrecorded at the kill, ${twice} submitted twice`);
+    console.log(
+      `crash test (${database.current().kind}): ${submittedBeforeKill} submitted before SIGKILL, ${leasedAtKill} leased unrecorded at the kill, ${twice} submitted twice`,
+    );
 
     const ledger = await db().ledgerEntry.groupBy({ by: ["kind"], where: { accountId, messageId: { not: null } }, _count: true });
     expect(ledger).toEqual([{ kind: "hold", _count: TOTAL }]);

@@ -30,7 +30,10 @@ async function emptyDatabase(): Promise<{ database: TestDatabase; sql: Sql }> {
   return { database, sql };
 }
 
-async function start(database: TestDatabase, options: { script?: string; args?: string[]; env: Record<string, string | undefined> }): Promise<ServerProcess> {
+async function start(
+  database: TestDatabase,
+  options: { script?: string; args?: string[]; env: Record<string, string | undefined> },
+): Promise<ServerProcess> {
   const server = await startServerProcess({ databaseUrl: database.url, dataDir: database.dataDir, ...options });
   cleanups.push(() => server.kill());
   // Printed once the server listens and the first login is prepared.
@@ -40,7 +43,11 @@ async function start(database: TestDatabase, options: { script?: string; args?: 
 
 /** The part of the output that is not a JSON log line: what a person reads. */
 function printed(server: ServerProcess): string {
-  return server.output().split("\n").filter((line) => !line.startsWith("{")).join("\n");
+  return server
+    .output()
+    .split("\n")
+    .filter((line) => !line.startsWith("{"))
+    .join("\n");
 }
 
 describe("first login", () => {
@@ -58,14 +65,21 @@ describe("first login", () => {
     expect(password).toBeDefined();
     const accounts = await sql.all<{ name: string; balance: unknown }>(`SELECT "name", "balance" FROM "Account"`);
     expect(accounts.map((account) => [account.name, BigInt(account.balance as number)])).toEqual([["Demo", 1_000_000n]]);
-    const owner = await sql.get<{ role: string; passwordHash: string }>(`SELECT "role", "passwordHash" FROM "User" WHERE "email" = ?`, ["owner@demo.tumira.local"]);
+    const owner = await sql.get<{ role: string; passwordHash: string }>(`SELECT "role", "passwordHash" FROM "User" WHERE "email" = ?`, [
+      "owner@demo.tumira.local",
+    ]);
     expect(owner?.role).toBe("owner");
     expect(await verifyPassword(password!, owner!.passwordHash)).toBe(true);
   });
 
   it("NODE_ENV=production: no demo; the server says how to create the first admin, the CLI creates it, then the server stops asking", async () => {
     const { database, sql } = await emptyDatabase();
-    const env: Record<string, string | undefined> = { NODE_ENV: "production", SEED_DEMO: undefined, SMSC_SIMULATOR: "off", RUN_DISPATCHER: "false" };
+    const env: Record<string, string | undefined> = {
+      NODE_ENV: "production",
+      SEED_DEMO: undefined,
+      SMSC_SIMULATOR: "off",
+      RUN_DISPATCHER: "false",
+    };
     const first = await start(database, { env });
     expect(printed(first)).toContain(ADMIN_HINT);
     expect(printed(first)).not.toContain("demo");
@@ -77,7 +91,10 @@ describe("first login", () => {
     });
     const admin = JSON.parse(stdout);
     expect(admin).toEqual({ id: expect.any(String), email: "admin@first.test", role: "admin", password: expect.any(String) });
-    const stored = await sql.get<{ role: string; accountId: string | null; passwordHash: string }>(`SELECT "role", "accountId", "passwordHash" FROM "User" WHERE "id" = ?`, [admin.id]);
+    const stored = await sql.get<{ role: string; accountId: string | null; passwordHash: string }>(
+      `SELECT "role", "accountId", "passwordHash" FROM "User" WHERE "id" = ?`,
+      [admin.id],
+    );
     expect(stored).toMatchObject({ role: "admin", accountId: null });
     expect(stored!.passwordHash).not.toContain(admin.password);
     expect(await verifyPassword(admin.password, stored!.passwordHash)).toBe(true);

@@ -31,7 +31,10 @@ beforeAll(async () => {
   other = await seedAccount({ name: "Other", senders: ["OTHER"] });
   acmeTestToken = (await createApiKey({ accountId: acme.accountId, name: "sandbox", mode: "test", actor: "test" })).token;
   victim = { id: (await createApiKey({ accountId: other.accountId, name: "victim", actor: "test" })).id, active: true };
-  const sent = await callApi(url(), "POST", "/api/v1/sms", { token: acme.token, body: { to: "+263771234567", message: "seed", from: "ACME" } });
+  const sent = await callApi(url(), "POST", "/api/v1/sms", {
+    token: acme.token,
+    body: { to: "+263771234567", message: "seed", from: "ACME" },
+  });
   expect(sent.status).toBe(202);
   acmeMessageId = sent.body.id;
 });
@@ -40,10 +43,39 @@ beforeAll(async () => {
 // Generators
 
 const INJECTIONS = [
-  "' OR '1'='1", "'; DROP TABLE \"Message\"; --", "\" OR \"\"=\"", "1; SELECT pg_sleep(5)", "$1", "?", "%s%s%n",
-  "\u0000", "a\u0000b", "\uD800", "\uFFFF", "𝒯𝓊𝓂𝒾𝓇𝒶 🚀👩‍👩‍👧", "ﷺ", "\u202Eevil", "<script>alert(1)</script>", "${jndi:ldap://x/a}",
-  "../../etc/passwd", "__proto__", "constructor", "prototype", "toString", "NaN", "Infinity", "-0", "null", "true", "[]", "{}",
-  " ", "", "\t\n", "9".repeat(400), "x".repeat(5000),
+  "' OR '1'='1",
+  '\'; DROP TABLE "Message"; --',
+  '" OR ""="',
+  "1; SELECT pg_sleep(5)",
+  "$1",
+  "?",
+  "%s%s%n",
+  "\u0000",
+  "a\u0000b",
+  "\uD800",
+  "\uFFFF",
+  "𝒯𝓊𝓂𝒾𝓇𝒶 🚀👩‍👩‍👧",
+  "ﷺ",
+  "\u202Eevil",
+  "<script>alert(1)</script>",
+  "${jndi:ldap://x/a}",
+  "../../etc/passwd",
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "NaN",
+  "Infinity",
+  "-0",
+  "null",
+  "true",
+  "[]",
+  "{}",
+  " ",
+  "",
+  "\t\n",
+  "9".repeat(400),
+  "x".repeat(5000),
 ];
 
 const hostileString = fc.oneof(
@@ -76,7 +108,11 @@ const msisdn = fc.oneof(fc.constantFrom(...VALID_MSISDNS), hostileString, fc.str
 
 /** A field: often plausible, often hostile, sometimes missing. */
 function field<T>(plausible: fc.Arbitrary<T>) {
-  return fc.oneof({ weight: 4, arbitrary: plausible }, { weight: 3, arbitrary: hostileValue }, { weight: 1, arbitrary: fc.constant(undefined) });
+  return fc.oneof(
+    { weight: 4, arbitrary: plausible },
+    { weight: 3, arbitrary: hostileValue },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+  );
 }
 
 /**
@@ -88,18 +124,36 @@ function field<T>(plausible: fc.Arbitrary<T>) {
 function bodyObject(plausible: Record<string, fc.Arbitrary<unknown>>) {
   const mixed = Object.fromEntries(Object.entries(plausible).map(([name, arbitrary]) => [name, field(arbitrary)]));
   const strayKeys = fc.oneof(fc.constant({}), fc.dictionary(hostileString, hostileValue, { minKeys: 1, maxKeys: 3 }));
-  return fc.tuple(fc.oneof({ weight: 2, arbitrary: fc.record(plausible) }, { weight: 1, arbitrary: fc.record(mixed) }), strayKeys).map(([known, extra]) => ({ ...extra, ...known }));
+  return fc
+    .tuple(fc.oneof({ weight: 2, arbitrary: fc.record(plausible) }, { weight: 1, arbitrary: fc.record(mixed) }), strayKeys)
+    .map(([known, extra]) => ({ ...extra, ...known }));
 }
 
 const RAW_BODIES = [
-  "", " ", "{", "}", "{\"", "[", "null", "true", "0", "\"text\"", "[]", "[{}]", "{}", "{,}", "{\"a\":}", "{'a':1}", "\uFEFF{}",
-  "{\"__proto__\":{\"admin\":true,\"status\":\"hacked\"}}",
-  "{\"constructor\":{\"prototype\":{\"admin\":true}}}",
-  "{\"name\":\"x\",\"name\":{\"__proto__\":null}}",
+  "",
+  " ",
+  "{",
+  "}",
+  '{"',
+  "[",
+  "null",
+  "true",
+  "0",
+  '"text"',
+  "[]",
+  "[{}]",
+  "{}",
+  "{,}",
+  '{"a":}',
+  "{'a':1}",
+  "\uFEFF{}",
+  '{"__proto__":{"admin":true,"status":"hacked"}}',
+  '{"constructor":{"prototype":{"admin":true}}}',
+  '{"name":"x","name":{"__proto__":null}}',
   `{"to":1e999999,"message":-1e999999,"from":123456789012345678901234567890}`,
   `{"name":${"[".repeat(20_000)}${"]".repeat(20_000)}}`,
-  `${"{\"a\":".repeat(5_000)}1${"}".repeat(5_000)}`,
-  "{\"to\":\"+263771234567\",\"message\":\"hi\",\"from\":\"ACME\"", // truncated
+  `${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`,
+  '{"to":"+263771234567","message":"hi","from":"ACME"', // truncated
   "\u0000\u0000\u0000",
 ];
 
@@ -111,7 +165,12 @@ function bodyOf(objects: fc.Arbitrary<unknown>): fc.Arbitrary<Body> {
     { weight: 2, arbitrary: hostileValue.map((value): Body => ({ kind: "json", value })) },
     { weight: 2, arbitrary: fc.constantFrom(...RAW_BODIES).map((text): Body => ({ kind: "text", text })) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes): Body => ({ kind: "bytes", bytes })) },
-    { weight: 1, arbitrary: fc.constantFrom(70_000, 200_000).map((size): Body => ({ kind: "text", text: JSON.stringify({ name: "x".repeat(size), to: "x".repeat(size) }) })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(70_000, 200_000)
+        .map((size): Body => ({ kind: "text", text: JSON.stringify({ name: "x".repeat(size), to: "x".repeat(size) }) })),
+    },
     { weight: 1, arbitrary: fc.constant<Body>({ kind: "none" }) },
   );
 }
@@ -134,18 +193,46 @@ const auth: fc.Arbitrary<Auth> = fc.oneof(
       .oneof(
         headerText,
         headerText.map((text) => `Bearer ${text}`),
-        fc.constantFrom("Bearer", "Bearer ", "bearer  tmr_live_", "Basic dXNlcjpwYXNz", "Bearer tmr_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA000000", "Token abc", "Bearer tmr_test_%00"),
+        fc.constantFrom(
+          "Bearer",
+          "Bearer ",
+          "bearer  tmr_live_",
+          "Basic dXNlcjpwYXNz",
+          "Bearer tmr_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA000000",
+          "Token abc",
+          "Bearer tmr_test_%00",
+        ),
         fc.nat({ max: 46 }).map((cut) => `Bearer ${"tmr_live_0123456789abcdefghijABCDEFGHIJ0123456789".slice(0, cut)}`),
       )
       .map((header): Auth => ({ header })),
   },
-  { weight: 1, arbitrary: fc.constant<Auth>({ headers: [["authorization", "Bearer x"], ["authorization", "Bearer y"]] }) },
+  {
+    weight: 1,
+    arbitrary: fc.constant<Auth>({
+      headers: [
+        ["authorization", "Bearer x"],
+        ["authorization", "Bearer y"],
+      ],
+    }),
+  },
 );
 
 const contentType = fc.oneof(
   { weight: 8, arbitrary: fc.constant("application/json") },
   { weight: 1, arbitrary: fc.constant(undefined) },
-  { weight: 2, arbitrary: fc.constantFrom("text/plain", "application/json; charset=utf-16", "APPLICATION/JSON", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json;;;", "*/*", "application/jsonp") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "text/plain",
+      "application/json; charset=utf-16",
+      "APPLICATION/JSON",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/json;;;",
+      "*/*",
+      "application/jsonp",
+    ),
+  },
   { weight: 1, arbitrary: headerText },
 );
 
@@ -167,7 +254,18 @@ function pathParameter(known: () => string[]): fc.Arbitrary<string> {
       fc.uuid(),
       fc.uuid().map((id) => id.toUpperCase()),
       hostileString.filter((text) => text.length > 0).map(urlEncoded),
-      fc.constantFrom("%", "%E0%A4%A", "%00", "%2F", "%2e%2e%2fadmin", "..%2f", "a%20b", "%C0%AE", "00000000-0000-0000-0000-000000000000", "123e4567-e89b-12d3-a456-4266141740000"),
+      fc.constantFrom(
+        "%",
+        "%E0%A4%A",
+        "%00",
+        "%2F",
+        "%2e%2e%2fadmin",
+        "..%2f",
+        "a%20b",
+        "%C0%AE",
+        "00000000-0000-0000-0000-000000000000",
+        "123e4567-e89b-12d3-a456-4266141740000",
+      ),
     )
     .filter((text) => !/^(\.|%2e){1,2}$/i.test(text));
 }
@@ -199,8 +297,18 @@ async function send(endpoint: Endpoint, sample: Sample): Promise<ApiCall> {
   if (sample.contentType !== undefined) headers.push(["content-type", sample.contentType]);
   const body = sample.body;
   const payload =
-    !body || body.kind === "none" ? undefined : body.kind === "json" ? (JSON.stringify(body.value) ?? "") : body.kind === "text" ? body.text : new Uint8Array(body.bytes);
-  const response = await fetch(`${url()}${endpoint.path(sample.parameter ?? "")}${sample.query}`, { method: endpoint.method, headers, body: payload });
+    !body || body.kind === "none"
+      ? undefined
+      : body.kind === "json"
+        ? (JSON.stringify(body.value) ?? "")
+        : body.kind === "text"
+          ? body.text
+          : new Uint8Array(body.bytes);
+  const response = await fetch(`${url()}${endpoint.path(sample.parameter ?? "")}${sample.query}`, {
+    method: endpoint.method,
+    headers,
+    body: payload,
+  });
   const text = await response.text();
   let parsed: unknown;
   try {
@@ -222,7 +330,15 @@ function checkAnswer(endpoint: Endpoint, call: ApiCall): void {
   expect(parsed.success, `${where} is not a ${shape} error`).toBe(true);
 }
 
-type Counts = { messages: number; ledgerRows: number; apiKeys: number; activeKeys: number; senderIds: number; balance: bigint; otherBalance: bigint };
+type Counts = {
+  messages: number;
+  ledgerRows: number;
+  apiKeys: number;
+  activeKeys: number;
+  senderIds: number;
+  balance: bigint;
+  otherBalance: bigint;
+};
 
 async function counts(): Promise<Counts> {
   const [messages, ledgerRows, apiKeys, activeKeys, senderIds, accounts] = await Promise.all([
@@ -234,7 +350,15 @@ async function counts(): Promise<Counts> {
     db().account.findMany({ where: { id: { in: [acme.accountId, other.accountId] } }, select: { id: true, balance: true } }),
   ]);
   const balanceOf = (id: string) => accounts.find((account) => account.id === id)!.balance;
-  return { messages, ledgerRows, apiKeys, activeKeys, senderIds, balance: balanceOf(acme.accountId), otherBalance: balanceOf(other.accountId) };
+  return {
+    messages,
+    ledgerRows,
+    apiKeys,
+    activeKeys,
+    senderIds,
+    balance: balanceOf(acme.accountId),
+    otherBalance: balanceOf(other.accountId),
+  };
 }
 
 /** What a request that succeeded may have written. */
@@ -243,11 +367,19 @@ function expectedWrites(endpoint: Endpoint, sample: Sample, call: ApiCall): Part
   const live = sample.auth === "live" || sample.auth === "other";
   const route = `${endpoint.method} ${endpoint.path(":p")}`;
   if (route === "POST /api/v1/sms") {
-    return { messages: 1, ledgerRows: live ? 1 : 0, [sample.auth === "other" ? "otherBalance" : "balance"]: live ? -BigInt(call.body.charge) : 0n };
+    return {
+      messages: 1,
+      ledgerRows: live ? 1 : 0,
+      [sample.auth === "other" ? "otherBalance" : "balance"]: live ? -BigInt(call.body.charge) : 0n,
+    };
   }
   if (route === "POST /api/v1/sms/bulk") {
     const { total, charge } = call.body.data;
-    return { messages: total, ledgerRows: live ? total : 0, [sample.auth === "other" ? "otherBalance" : "balance"]: live ? -BigInt(charge) : 0n };
+    return {
+      messages: total,
+      ledgerRows: live ? total : 0,
+      [sample.auth === "other" ? "otherBalance" : "balance"]: live ? -BigInt(charge) : 0n,
+    };
   }
   if (route === "POST /api/v1/api-tokens") return { apiKeys: 1, activeKeys: 1 };
   if (route === "POST /api/v1/accounts/:p/sender-ids") return { senderIds: 1 };
@@ -268,7 +400,10 @@ async function fuzz(endpoint: Endpoint, runs = RUNS): Promise<void> {
     body: endpoint.body ?? fc.constant(undefined),
     contentType: endpoint.body ? contentType : fc.constant(undefined),
     headers: extraHeaders,
-    query: fc.oneof({ weight: 5, arbitrary: fc.constant("") }, { weight: 1, arbitrary: hostileString.map((text) => `?q=${urlEncoded(text)}&to[]=1&__proto__[admin]=1`) }),
+    query: fc.oneof(
+      { weight: 5, arbitrary: fc.constant("") },
+      { weight: 1, arbitrary: hostileString.map((text) => `?q=${urlEncoded(text)}&to[]=1&__proto__[admin]=1`) },
+    ),
   }) as fc.Arbitrary<Sample>;
   await fc.assert(
     fc.asyncProperty(sample, async (request) => {
@@ -276,7 +411,8 @@ async function fuzz(endpoint: Endpoint, runs = RUNS): Promise<void> {
       checkAnswer(endpoint, call);
       statuses.set(call.status, (statuses.get(call.status) ?? 0) + 1);
       for (const [name, delta] of Object.entries(expectedWrites(endpoint, request, call)) as [keyof Counts, number | bigint][]) {
-        (expected as Record<string, number | bigint>)[name] = typeof delta === "bigint" ? (expected[name] as bigint) + delta : (expected[name] as number) + delta;
+        (expected as Record<string, number | bigint>)[name] =
+          typeof delta === "bigint" ? (expected[name] as bigint) + delta : (expected[name] as number) + delta;
       }
     }),
     { numRuns: runs, endOnFailure: true, seed: SEED },
@@ -284,8 +420,15 @@ async function fuzz(endpoint: Endpoint, runs = RUNS): Promise<void> {
   expect(await counts()).toEqual(expected);
   // The generators reach every outcome: some requests were valid, some refused past authentication.
   const seen = [...statuses.keys()];
-  expect(seen.some((status) => status < 300), `statuses ${seen}`).toBe(true);
-  if (endpoint.parameter || endpoint.body) expect(seen.some((status) => status >= 400 && status !== 401), `statuses ${seen}`).toBe(true);
+  expect(
+    seen.some((status) => status < 300),
+    `statuses ${seen}`,
+  ).toBe(true);
+  if (endpoint.parameter || endpoint.body)
+    expect(
+      seen.some((status) => status >= 400 && status !== 401),
+      `statuses ${seen}`,
+    ).toBe(true);
   expect(seen).toContain(401);
 }
 
@@ -293,7 +436,11 @@ async function fuzz(endpoint: Endpoint, runs = RUNS): Promise<void> {
 
 const knownIds = () => [acmeMessageId, other.keyId, acme.accountId, other.accountId];
 const accountIds = () => [acme.accountId, other.accountId, acme.accountId.toUpperCase()];
-const sendFields = { to: msisdn, message: fc.constantFrom("Hello", "Olá ✓", "x".repeat(2000)), from: fc.constantFrom("ACME", "ACME", "OTHER", "NOPE") };
+const sendFields = {
+  to: msisdn,
+  message: fc.constantFrom("Hello", "Olá ✓", "x".repeat(2000)),
+  from: fc.constantFrom("ACME", "ACME", "OTHER", "NOPE"),
+};
 
 const endpoints: Endpoint[] = [
   { method: "POST", path: () => "/api/v1/sms", shape: "legacy", body: bodyOf(bodyObject(sendFields)) },
@@ -305,7 +452,14 @@ const endpoints: Endpoint[] = [
       bodyObject({
         ...sendFields,
         to: fc.oneof(fc.array(fc.constantFrom(...VALID_MSISDNS), { minLength: 1, maxLength: 30 }), fc.array(msisdn, { maxLength: 30 })),
-        webhook_url: fc.constantFrom(undefined, undefined, "https://example.com/h", "ftp://x", "http://127.0.0.1:1/x", "javascript:alert(1)"),
+        webhook_url: fc.constantFrom(
+          undefined,
+          undefined,
+          "https://example.com/h",
+          "ftp://x",
+          "http://127.0.0.1:1/x",
+          "javascript:alert(1)",
+        ),
       }),
     ),
   },
@@ -313,7 +467,12 @@ const endpoints: Endpoint[] = [
   { method: "POST", path: () => "/api/v1/api-tokens", shape: "kit", body: bodyOf(bodyObject({ name: fc.string({ maxLength: 120 }) })) },
   { method: "GET", path: () => "/api/v1/api-tokens", shape: "kit" },
   // Never the callers' own key ids: revoking them would only make the rest of the run 401s.
-  { method: "DELETE", path: (id) => `/api/v1/api-tokens/${id}`, shape: "kit", parameter: pathParameter(() => [victim.id, acmeMessageId, acme.accountId]) },
+  {
+    method: "DELETE",
+    path: (id) => `/api/v1/api-tokens/${id}`,
+    shape: "kit",
+    parameter: pathParameter(() => [victim.id, acmeMessageId, acme.accountId]),
+  },
   { method: "GET", path: (id) => `/api/v1/accounts/${id}/balance`, shape: "kit", parameter: pathParameter(accountIds) },
   { method: "GET", path: (id) => `/api/v1/accounts/${id}/sender-ids`, shape: "kit", parameter: pathParameter(accountIds) },
   {
@@ -333,11 +492,26 @@ describe("hostile input", () => {
   );
 
   it("wrong methods and unknown paths answer in shape, and OpenAPI stays public", async () => {
-    const unknownPaths = ["/api/v1", "/api/v1/", "/api/v1/sms/x/y", "/api/v1/api-tokens/x/y", "/api/v1/accounts", "/api/v1/%00", "/api/v1/accounts/x/other"];
-    for (const path of unknownPaths) checkAnswer({ method: "GET", path: () => path, shape: "kit" }, await callApi(url(), "GET", path, { token: acme.token }));
+    const unknownPaths = [
+      "/api/v1",
+      "/api/v1/",
+      "/api/v1/sms/x/y",
+      "/api/v1/api-tokens/x/y",
+      "/api/v1/accounts",
+      "/api/v1/%00",
+      "/api/v1/accounts/x/other",
+    ];
+    for (const path of unknownPaths)
+      checkAnswer({ method: "GET", path: () => path, shape: "kit" }, await callApi(url(), "GET", path, { token: acme.token }));
     for (const method of ["PUT", "PATCH", "DELETE"]) {
-      checkAnswer({ method, path: () => "/api/v1/sms", shape: "legacy" }, await callApi(url(), method, "/api/v1/sms", { token: acme.token, body: "{}" }));
-      checkAnswer({ method, path: () => "/api/v1/sms/bulk", shape: "kit" }, await callApi(url(), method, "/api/v1/sms/bulk", { token: acme.token, body: "{}" }));
+      checkAnswer(
+        { method, path: () => "/api/v1/sms", shape: "legacy" },
+        await callApi(url(), method, "/api/v1/sms", { token: acme.token, body: "{}" }),
+      );
+      checkAnswer(
+        { method, path: () => "/api/v1/sms/bulk", shape: "kit" },
+        await callApi(url(), method, "/api/v1/sms/bulk", { token: acme.token, body: "{}" }),
+      );
     }
     const openapi = await callApi(url(), "GET", OPENAPI_PATH, { headers: { authorization: "Bearer nonsense" } });
     expect(openapi.status).toBe(200);
@@ -345,7 +519,10 @@ describe("hostile input", () => {
 
   it("a bulk send over the recipient limit is a clear 400 that names `to`, writing nothing", async () => {
     const before = await counts();
-    const call = await callApi(url(), "POST", "/api/v1/sms/bulk", { token: acme.token, body: { to: Array(100_001).fill("+263771234567"), message: "hi", from: "ACME" } });
+    const call = await callApi(url(), "POST", "/api/v1/sms/bulk", {
+      token: acme.token,
+      body: { to: Array(100_001).fill("+263771234567"), message: "hi", from: "ACME" },
+    });
     checkAnswer(endpoints[1], call);
     expect(call.status).toBe(400);
     expect(call.body.error.validation_errors.map((error: { field: string }) => error.field)).toContain("to");
@@ -363,7 +540,9 @@ describe("hostile input", () => {
     checkAnswer(endpoints[1], bulk);
     expect([bulk.status, bulk.body.error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
     // Declared past the limit: answered on the head, none of the body read, the connection closed.
-    const huge = await callApi(url(), "POST", "/api/v1/sms/bulk", { token: acme.token, body: padded(17 * 1024 * 1024) }).catch((error: Error) => error);
+    const huge = await callApi(url(), "POST", "/api/v1/sms/bulk", { token: acme.token, body: padded(17 * 1024 * 1024) }).catch(
+      (error: Error) => error,
+    );
     if (!(huge instanceof Error)) {
       checkAnswer(endpoints[1], huge);
       expect([huge.status, huge.body.error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);

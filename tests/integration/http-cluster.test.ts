@@ -40,7 +40,10 @@ beforeAll(async () => {
       SMSC_SIMULATOR_DLR_DELAY_MS: "50",
     },
   });
-  await waitFor(async () => listeningWorkers().length >= 2 && logLines().some((line) => line.msg === "tumira listening"), "both HTTP workers to listen");
+  await waitFor(
+    async () => listeningWorkers().length >= 2 && logLines().some((line) => line.msg === "tumira listening"),
+    "both HTTP workers to listen",
+  );
   account = await seedAccount({ name: "Cluster", balance: OPENING_BALANCE, senders: ["CLUSTER"] });
 });
 
@@ -51,12 +54,18 @@ afterAll(async () => {
 type LogLine = { msg: string; worker?: number; pid?: number };
 
 function logLines(): LogLine[] {
-  return server.output().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as LogLine);
+  return server
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as LogLine);
 }
 
 /** Workers as the primary announced them, oldest first. */
 function listeningWorkers(): { worker: number; pid: number }[] {
-  return logLines().filter((line) => line.msg === "http worker listening").map((line) => ({ worker: line.worker!, pid: line.pid! }));
+  return logLines()
+    .filter((line) => line.msg === "http worker listening")
+    .map((line) => ({ worker: line.worker!, pid: line.pid! }));
 }
 
 function isAlive(pid: number): boolean {
@@ -152,7 +161,10 @@ describe("HTTP_PROCESSES=2", () => {
     expect(metricSum(text, "tumira_http_request_duration_seconds_count", { route: "/api/v1/sms", status: "202" })).toBe(CONCURRENT);
     expect(metricSum(text, "tumira_messages_accepted_total")).toBe(CONCURRENT);
     // Only the primary dispatches: its registry is merged in.
-    await waitFor(async () => metricSum(await readMetrics(), "tumira_messages_dispatched_total") === CONCURRENT, "every message to be counted as dispatched");
+    await waitFor(
+      async () => metricSum(await readMetrics(), "tumira_messages_dispatched_total") === CONCURRENT,
+      "every message to be counted as dispatched",
+    );
   });
 
   it("replaces a SIGKILLed worker and keeps answering", async () => {
@@ -162,7 +174,10 @@ describe("HTTP_PROCESSES=2", () => {
       async () => listeningWorkers().find((worker) => worker.pid !== victim.pid && worker.pid !== survivor.pid),
       "a replacement worker to listen",
     );
-    expect(logLines().find((line) => line.msg === "http worker died; replacing it")).toMatchObject({ worker: victim.worker, pid: victim.pid });
+    expect(logLines().find((line) => line.msg === "http worker died; replacing it")).toMatchObject({
+      worker: victim.worker,
+      pid: victim.pid,
+    });
     expect(isAlive(victim.pid)).toBe(false);
     expect(isAlive(survivor.pid) && isAlive(replacement.pid)).toBe(true);
     expectBuiltWorker(replacement.pid);
@@ -191,7 +206,10 @@ describe("HTTP_PROCESSES=2", () => {
     const race = await seedAccount({ name: "Cluster race", balance: 120n * ECONET, senders: ["RACE"] });
     const calls = await Promise.all(
       Array.from({ length: CONCURRENT }, (_, index) =>
-        callApi(server.url, "POST", "/api/v1/sms", { token: race.token, body: { to: `+26377${3_200_009 + index * 10}`, message: "race", from: "RACE" } }),
+        callApi(server.url, "POST", "/api/v1/sms", {
+          token: race.token,
+          body: { to: `+26377${3_200_009 + index * 10}`, message: "race", from: "RACE" },
+        }),
       ),
     );
     const accepted = calls.filter((call) => call.status === 202);
@@ -215,7 +233,9 @@ describe("HTTP_PROCESSES=2", () => {
     const code = await server.stop();
     expect(code).toBe(0);
     const settled = await Promise.allSettled(inFlight);
-    const accepted = settled.flatMap((result) => (result.status === "fulfilled" && result.value.status === 202 ? [result.value.body.id as string] : []));
+    const accepted = settled.flatMap((result) =>
+      result.status === "fulfilled" && result.value.status === 202 ? [result.value.body.id as string] : [],
+    );
     expect(accepted.length).toBeGreaterThan(0);
     // Requests refused at the door fail to connect; none may be answered with anything but a 202.
     expect(settled.every((result) => result.status === "rejected" || result.value.status === 202)).toBe(true);

@@ -49,31 +49,42 @@ describe("Idempotency-Key", () => {
   it.each([
     ["/api/v1/sms", SINGLE, "legacy"],
     ["/api/v1/sms/bulk", BULK, "kit"],
-  ] as const)("POST %s: a first request that never finished is a final 409 once no request could still be running, and nothing is sent", async (path, body, shape) => {
-    const account = await seedAccount();
-    const requestHash = crypto.createHash("sha256").update(`POST ${path}\n`).update(JSON.stringify(body)).digest("hex");
-    const claim = (key: string, startedMinutesAgo: number) =>
-      db().idempotencyKey.create({
-        data: { accountId: account.accountId, key, requestHash, responseStatus: 0, responseBody: "", createdAt: new Date(Date.now() - startedMinutesAgo * 60_000), expiresAt: new Date(Date.now() + 3_600_000) },
-      });
-    const before = await state(account);
-    const expectConflict = (call: Awaited<ReturnType<typeof post>>) =>
-      shape === "legacy" ? expectLegacyError(call, 409, "ERR_CONFLICT") : expectKitError(call, 409, "CONFLICT");
+  ] as const)(
+    "POST %s: a first request that never finished is a final 409 once no request could still be running, and nothing is sent",
+    async (path, body, shape) => {
+      const account = await seedAccount();
+      const requestHash = crypto.createHash("sha256").update(`POST ${path}\n`).update(JSON.stringify(body)).digest("hex");
+      const claim = (key: string, startedMinutesAgo: number) =>
+        db().idempotencyKey.create({
+          data: {
+            accountId: account.accountId,
+            key,
+            requestHash,
+            responseStatus: 0,
+            responseBody: "",
+            createdAt: new Date(Date.now() - startedMinutesAgo * 60_000),
+            expiresAt: new Date(Date.now() + 3_600_000),
+          },
+        });
+      const before = await state(account);
+      const expectConflict = (call: Awaited<ReturnType<typeof post>>) =>
+        shape === "legacy" ? expectLegacyError(call, 409, "ERR_CONFLICT") : expectKitError(call, 409, "CONFLICT");
 
-    const running = crypto.randomUUID();
-    await claim(running, 1);
-    const wait = await post(account, path, body, running);
-    expectConflict(wait);
-    expect(wait.headers.get("retry-after")).toBe("1");
+      const running = crypto.randomUUID();
+      await claim(running, 1);
+      const wait = await post(account, path, body, running);
+      expectConflict(wait);
+      expect(wait.headers.get("retry-after")).toBe("1");
 
-    const abandoned = crypto.randomUUID();
-    await claim(abandoned, 11);
-    const final = await post(account, path, body, abandoned);
-    expectConflict(final);
-    expect(final.headers.get("retry-after")).toBeNull();
-    expect(final.body.error.description).toMatch(/stopped before it answered.*new Idempotency-Key/);
-    expect(await state(account)).toEqual(before);
-  });
+      const abandoned = crypto.randomUUID();
+      await claim(abandoned, 11);
+      const final = await post(account, path, body, abandoned);
+      expectConflict(final);
+      expect(final.headers.get("retry-after")).toBeNull();
+      expect(final.body.error.description).toMatch(/stopped before it answered.*new Idempotency-Key/);
+      expect(await state(account)).toEqual(before);
+    },
+  );
 
   it("refuses the same key with a different body or endpoint: 422 in each endpoint's shape, nothing sent", async () => {
     const account = await seedAccount();
@@ -127,7 +138,10 @@ describe("Idempotency-Key", () => {
 
     const stored = await db().idempotencyKey.findUniqueOrThrow({ where: { accountId_key: { accountId: first.accountId, key } } });
     expect(stored.expiresAt.getTime() - stored.createdAt.getTime()).toBe(24 * 60 * 60 * 1000);
-    await db().idempotencyKey.update({ where: { accountId_key: { accountId: first.accountId, key } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db().idempotencyKey.update({
+      where: { accountId_key: { accountId: first.accountId, key } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const afterExpiry = await post(first, "/api/v1/sms", { ...SINGLE, message: "A new request" }, key);
     expect(afterExpiry.status).toBe(202);
     expect(afterExpiry.body.message).toBe("A new request");

@@ -66,14 +66,18 @@ describe("POST /api/v1/api-tokens", () => {
     const empty = await api("POST", "/api/v1/api-tokens", { token: acme.token, body: "" });
     expectKitError(empty, 400, "VALIDATION_ERROR");
     expect(empty.body.error.validation_errors).toEqual([{ field: "name", description: "cannot be blank" }]);
-    for (const text of ["{name:", "[]", "\"name\"", "null"]) {
+    for (const text of ["{name:", "[]", '"name"', "null"]) {
       expectKitError(await api("POST", "/api/v1/api-tokens", { token: acme.token, body: text }), 400, "BAD_REQUEST");
     }
   });
 
   it("400 BAD_REQUEST for a body that is not declared JSON; a bodiless request needs no Content-Type", async () => {
     const before = await db().apiKey.count();
-    const plain = await api("POST", "/api/v1/api-tokens", { token: acme.token, body: '{"name":"x"}', headers: { "content-type": "text/plain" } });
+    const plain = await api("POST", "/api/v1/api-tokens", {
+      token: acme.token,
+      body: '{"name":"x"}',
+      headers: { "content-type": "text/plain" },
+    });
     expectKitError(plain, 400, "BAD_REQUEST");
     expect(plain.body.error.description).toMatch(/Content-Type: application\/json/);
     const bare = await api("POST", "/api/v1/api-tokens", { token: acme.token });
@@ -110,7 +114,7 @@ describe("POST /api/v1/api-tokens", () => {
 });
 
 describe("GET /api/v1/api-tokens", () => {
-  it("200: message \"\", PascalCase entries of the caller's account only, no key material", async () => {
+  it('200: message "", PascalCase entries of the caller\'s account only, no key material', async () => {
     const call = await api("GET", "/api/v1/api-tokens", { token: other.token });
     expect(call.status).toBe(200);
     const body = envelopeSchema(apiKeyListEntrySchema.strict().array()).strict().parse(call.body);
@@ -147,7 +151,9 @@ describe("DELETE /api/v1/api-tokens/:id", () => {
     expect(Object.keys(call.body).sort()).toEqual(["message", "status"]);
     expect(bareEnvelopeSchema.strict().parse(call.body).status).toBe("success");
     expectKitError(await api("GET", "/api/v1/api-tokens", { token: created.token }), 401, "UNAUTHORIZED");
-    const listed = (await api("GET", "/api/v1/api-tokens", { token: acme.token })).body.data.find((key: { ID: string }) => key.ID === created.id);
+    const listed = (await api("GET", "/api/v1/api-tokens", { token: acme.token })).body.data.find(
+      (key: { ID: string }) => key.ID === created.id,
+    );
     expect(listed.Active).toBe(false);
     // Revoking it again is still 200.
     expect((await api("DELETE", `/api/v1/api-tokens/${created.id}`, { token: acme.token })).status).toBe(200);
@@ -170,9 +176,12 @@ describe("DELETE /api/v1/api-tokens/:id", () => {
     expect((await db().apiKey.findUniqueOrThrow({ where: { id: other.keyId } })).active).toBe(true);
   });
 
-  it.each(["not-a-uuid", "123", "00000000-0000-0000-0000-00000000000g", "%E0%A4%A"])("400 BAD_REQUEST for the non-UUID id %s", async (id) => {
-    expectKitError(await api("DELETE", `/api/v1/api-tokens/${id}`, { token: acme.token }), 400, "BAD_REQUEST");
-  });
+  it.each(["not-a-uuid", "123", "00000000-0000-0000-0000-00000000000g", "%E0%A4%A"])(
+    "400 BAD_REQUEST for the non-UUID id %s",
+    async (id) => {
+      expectKitError(await api("DELETE", `/api/v1/api-tokens/${id}`, { token: acme.token }), 400, "BAD_REQUEST");
+    },
+  );
 
   it("a key can revoke itself: its next request is refused", async () => {
     const self = await seedAccount({ name: "Self" });
@@ -268,7 +277,10 @@ describe("LastUsedAt", () => {
   it("is written at most once a minute per key, however many requests and processes", async () => {
     const busy = await seedAccount({ name: "Busy" });
     vi.useFakeTimers({ toFake: ["Date"], now: new Date("2030-01-01T00:00:00.000Z") });
-    const readLastUsed = () => db().apiKey.findUniqueOrThrow({ where: { id: busy.keyId } }).then((key) => key.lastUsedAt?.toISOString() ?? null);
+    const readLastUsed = () =>
+      db()
+        .apiKey.findUniqueOrThrow({ where: { id: busy.keyId } })
+        .then((key) => key.lastUsedAt?.toISOString() ?? null);
 
     await authenticateApiKey(`Bearer ${busy.token}`);
     expect(await until(readLastUsed, (value) => value !== null)).toBe("2030-01-01T00:00:00.000Z");

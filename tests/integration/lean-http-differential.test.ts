@@ -117,7 +117,7 @@ const vectors: Vector[] = [
   { name: "Content-Length with spaces around it", pieces: one(post("/api/v1/nothing", "Content-Length:   2  ") + "ab" + ping) },
   {
     name: "a chunked body without a key, then another request",
-    pieces: one(post("/api/v1/api-tokens", "Transfer-Encoding: chunked") + "5\r\n{\"a\":\r\n2\r\n1}\r\n0\r\n\r\n" + ping),
+    pieces: one(post("/api/v1/api-tokens", "Transfer-Encoding: chunked") + '5\r\n{"a":\r\n2\r\n1}\r\n0\r\n\r\n' + ping),
   },
   {
     name: "Transfer-Encoding other than chunked",
@@ -179,7 +179,7 @@ const vectors: Vector[] = [
   },
   {
     name: "an aborted chunked upload",
-    pieces: (token) => [post("/api/v1/sms/bulk", keyed(token), "Transfer-Encoding: chunked") + "10\r\n{\"to\":[\"26377"],
+    pieces: (token) => [post("/api/v1/sms/bulk", keyed(token), "Transfer-Encoding: chunked") + '10\r\n{"to":["26377'],
     options: { finish: "abort" },
   },
 ];
@@ -255,7 +255,10 @@ describe.each([
     for (const request of [chunked, sized]) await exchange(server().port, [request], { finish: "abort" });
     await sleep(200);
     expect(await abortedCount(server())).toBe(before + 2);
-    const errors = server().output().split("\n").filter((line) => line.startsWith("{") && JSON.parse(line).level >= 50);
+    const errors = server()
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("{") && JSON.parse(line).level >= 50);
     expect(errors).toEqual([]);
   });
 });

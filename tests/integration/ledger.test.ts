@@ -15,8 +15,19 @@ async function insertMessage(accountId: string, charge: bigint): Promise<string>
   const now = new Date();
   const message = await db().message.create({
     data: {
-      id: crypto.randomUUID(), accountId, to: "+263771234567", body: "hi", senderId: "DEMO", operator: "econet",
-      charge, currency: "USD", segments: 1, encoding: "gsm7", status: "enqueued", nextAttemptAt: now, receivedAt: now,
+      id: crypto.randomUUID(),
+      accountId,
+      to: "+263771234567",
+      body: "hi",
+      senderId: "DEMO",
+      operator: "econet",
+      charge,
+      currency: "USD",
+      segments: 1,
+      encoding: "gsm7",
+      status: "enqueued",
+      nextAttemptAt: now,
+      receivedAt: now,
     },
   });
   return message.id;

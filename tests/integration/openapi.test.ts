@@ -18,7 +18,8 @@ function validate(value: unknown, schema: Schema, path = "$"): string[] {
   const problems: string[] = [];
   const types: string[] | undefined = schema.type === undefined ? undefined : [schema.type].flat();
   const actual = value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value;
-  if (types && !types.includes(actual) && !(actual === "integer" && types.includes("number"))) return [`${path}: ${actual} is not ${types.join("|")}`];
+  if (types && !types.includes(actual) && !(actual === "integer" && types.includes("number")))
+    return [`${path}: ${actual} is not ${types.join("|")}`];
   if ("const" in schema && value !== schema.const) problems.push(`${path}: not ${JSON.stringify(schema.const)}`);
   if (schema.enum && !schema.enum.includes(value)) problems.push(`${path}: not one of ${schema.enum.join(", ")}`);
   if (typeof value === "string") {
@@ -30,7 +31,8 @@ function validate(value: unknown, schema: Schema, path = "$"): string[] {
     if (schema.minimum !== undefined && value < schema.minimum) problems.push(`${path}: below ${schema.minimum}`);
     if (schema.maximum !== undefined && value > schema.maximum) problems.push(`${path}: above ${schema.maximum}`);
   }
-  if (Array.isArray(value) && schema.items) value.forEach((item, index) => problems.push(...validate(item, schema.items, `${path}[${index}]`)));
+  if (Array.isArray(value) && schema.items)
+    value.forEach((item, index) => problems.push(...validate(item, schema.items, `${path}[${index}]`)));
   if (actual === "object") {
     const object = value as Record<string, unknown>;
     for (const name of schema.required ?? []) if (!(name in object)) problems.push(`${path}.${name}: missing`);
@@ -73,14 +75,24 @@ describe("OpenAPI document", () => {
   });
 
   it("documents every endpoint of the spec and the account endpoints, and exactly the API's routes", () => {
-    const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     const required = [
-      "POST /api/v1/sms", "GET /api/v1/sms/{id}", "POST /api/v1/sms/bulk",
-      "POST /api/v1/api-tokens", "GET /api/v1/api-tokens", "DELETE /api/v1/api-tokens/{id}",
-      "GET /api/v1/accounts/{account_id}/balance", "GET /api/v1/accounts/{account_id}/sender-ids", "POST /api/v1/accounts/{account_id}/sender-ids",
+      "POST /api/v1/sms",
+      "GET /api/v1/sms/{id}",
+      "POST /api/v1/sms/bulk",
+      "POST /api/v1/api-tokens",
+      "GET /api/v1/api-tokens",
+      "DELETE /api/v1/api-tokens/{id}",
+      "GET /api/v1/accounts/{account_id}/balance",
+      "GET /api/v1/accounts/{account_id}/sender-ids",
+      "POST /api/v1/accounts/{account_id}/sender-ids",
     ];
     for (const operation of required) expect(documented).toContain(operation);
-    const routed = apiRoutes.filter((route) => route.path.startsWith("/api/v1/")).map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`);
+    const routed = apiRoutes
+      .filter((route) => route.path.startsWith("/api/v1/"))
+      .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`);
     expect(documented.sort()).toEqual(routed.sort());
   });
 
@@ -114,12 +126,16 @@ describe("OpenAPI document", () => {
     for (const [path, methods] of Object.entries(paths)) {
       const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
       for (const operation of Object.values(methods as Record<string, any>)) {
-        const declared = operation.parameters?.filter((parameter: Schema) => parameter.in === "path").map((parameter: Schema) => parameter.name) ?? [];
+        const declared =
+          operation.parameters?.filter((parameter: Schema) => parameter.in === "path").map((parameter: Schema) => parameter.name) ?? [];
         expect(declared.sort()).toEqual(names.sort());
-        for (const response of Object.values(operation.responses as Record<string, Schema>)) expect(response.description).toEqual(expect.any(String));
+        for (const response of Object.values(operation.responses as Record<string, Schema>))
+          expect(response.description).toEqual(expect.any(String));
       }
     }
-    const operationIds = Object.values(paths).flatMap((methods: any) => Object.values(methods).map((operation: any) => operation.operationId));
+    const operationIds = Object.values(paths).flatMap((methods: any) =>
+      Object.values(methods).map((operation: any) => operation.operationId),
+    );
     expect(new Set(operationIds).size).toBe(operationIds.length);
   });
 
@@ -127,8 +143,12 @@ describe("OpenAPI document", () => {
     const kit = { $ref: "#/components/schemas/KitError" };
     expect(validate({ status: "error", message: "m", error: { code: "X", description: "d" } }, kit)).toEqual([]);
     expect(validate({ status: "", message: "m", error: { type: "X", description: "d" } }, kit).length).toBeGreaterThan(0);
-    expect(validate({ status: "success", message: "", data: [{ ID: "x" }] }, { $ref: "#/components/schemas/ApiKeyListEnvelope" }).length).toBeGreaterThan(0);
-    expect(validate({ status: "success", message: "", extra: 1 }, { $ref: "#/components/schemas/StatusEnvelope" })).toEqual(["$.extra: not allowed"]);
+    expect(
+      validate({ status: "success", message: "", data: [{ ID: "x" }] }, { $ref: "#/components/schemas/ApiKeyListEnvelope" }).length,
+    ).toBeGreaterThan(0);
+    expect(validate({ status: "success", message: "", extra: 1 }, { $ref: "#/components/schemas/StatusEnvelope" })).toEqual([
+      "$.extra: not allowed",
+    ]);
   });
 
   it("every $ref resolves inside the document", () => {
@@ -166,12 +186,28 @@ describe("served and true to the running server", () => {
     expectDocumented(await api("POST", "/api/v1/api-tokens", { token: acme.token, body: {} }), "/api/v1/api-tokens", "post");
     expectDocumented(await api("POST", "/api/v1/api-tokens", { body: { name: "x" } }), "/api/v1/api-tokens", "post");
     expectDocumented(await api("GET", "/api/v1/api-tokens", { token: acme.token }), "/api/v1/api-tokens", "get");
-    expectDocumented(await api("DELETE", `/api/v1/api-tokens/${created.body.data.id}`, { token: acme.token }), "/api/v1/api-tokens/{id}", "delete");
+    expectDocumented(
+      await api("DELETE", `/api/v1/api-tokens/${created.body.data.id}`, { token: acme.token }),
+      "/api/v1/api-tokens/{id}",
+      "delete",
+    );
     expectDocumented(await api("DELETE", "/api/v1/api-tokens/nope", { token: acme.token }), "/api/v1/api-tokens/{id}", "delete");
     expectDocumented(await api("GET", `${base}/balance`, { token: acme.token }), "/api/v1/accounts/{account_id}/balance", "get");
-    expectDocumented(await api("GET", `/api/v1/accounts/${crypto.randomUUID()}/balance`, { token: acme.token }), "/api/v1/accounts/{account_id}/balance", "get");
-    expectDocumented(await api("POST", `${base}/sender-ids`, { token: acme.token, body: { sender_id: "NEWS" } }), "/api/v1/accounts/{account_id}/sender-ids", "post");
-    expectDocumented(await api("POST", `${base}/sender-ids`, { token: acme.token, body: { sender_id: "NEWS" } }), "/api/v1/accounts/{account_id}/sender-ids", "post");
+    expectDocumented(
+      await api("GET", `/api/v1/accounts/${crypto.randomUUID()}/balance`, { token: acme.token }),
+      "/api/v1/accounts/{account_id}/balance",
+      "get",
+    );
+    expectDocumented(
+      await api("POST", `${base}/sender-ids`, { token: acme.token, body: { sender_id: "NEWS" } }),
+      "/api/v1/accounts/{account_id}/sender-ids",
+      "post",
+    );
+    expectDocumented(
+      await api("POST", `${base}/sender-ids`, { token: acme.token, body: { sender_id: "NEWS" } }),
+      "/api/v1/accounts/{account_id}/sender-ids",
+      "post",
+    );
     expectDocumented(await api("GET", `${base}/sender-ids`, { token: acme.token }), "/api/v1/accounts/{account_id}/sender-ids", "get");
   });
 
@@ -180,13 +216,24 @@ describe("served and true to the running server", () => {
     expect(single.status).toBe(202);
     expectDocumented(single, "/api/v1/sms", "post");
     expectDocumented(await api("POST", "/api/v1/sms", { token: acme.token, body: "{" }), "/api/v1/sms", "post");
-    expectDocumented(await api("POST", "/api/v1/sms", { token: acme.token, body: { to: "+263771234567", message: "Hi", from: "NOPE" } }), "/api/v1/sms", "post");
+    expectDocumented(
+      await api("POST", "/api/v1/sms", { token: acme.token, body: { to: "+263771234567", message: "Hi", from: "NOPE" } }),
+      "/api/v1/sms",
+      "post",
+    );
     expectDocumented(await api("GET", `/api/v1/sms/${single.body.id}`, { token: acme.token }), "/api/v1/sms/{id}", "get");
     expectDocumented(await api("GET", "/api/v1/sms/nope", { token: acme.token }), "/api/v1/sms/{id}", "get");
     expectDocumented(await api("GET", `/api/v1/sms/${crypto.randomUUID()}`, { token: acme.token }), "/api/v1/sms/{id}", "get");
-    const bulk = await api("POST", "/api/v1/sms/bulk", { token: acme.token, body: { to: ["+263771234567", "+263711234567"], message: "Hi all", from: "ACME" } });
+    const bulk = await api("POST", "/api/v1/sms/bulk", {
+      token: acme.token,
+      body: { to: ["+263771234567", "+263711234567"], message: "Hi all", from: "ACME" },
+    });
     expect(bulk.status).toBe(202);
     expectDocumented(bulk, "/api/v1/sms/bulk", "post");
-    expectDocumented(await api("POST", "/api/v1/sms/bulk", { token: acme.token, body: { to: [], message: "", from: "ACME" } }), "/api/v1/sms/bulk", "post");
+    expectDocumented(
+      await api("POST", "/api/v1/sms/bulk", { token: acme.token, body: { to: [], message: "", from: "ACME" } }),
+      "/api/v1/sms/bulk",
+      "post",
+    );
   });
 });

@@ -53,7 +53,8 @@ describe("over HTTP", () => {
     expect(result.code).toBe(0);
   });
 
-  const burst = (token: string, count: number) => Promise.all(Array.from({ length: count }, () => api("GET", "/api/v1/api-tokens", { token })));
+  const burst = (token: string, count: number) =>
+    Promise.all(Array.from({ length: count }, () => api("GET", "/api/v1/api-tokens", { token })));
 
   it("answers 429 kit TOO_MANY_REQUESTS with Retry-After and RateLimit-* over the default limit, then lets the key in again", async () => {
     const calls = await burst(limited.token, 30);
@@ -75,7 +76,9 @@ describe("over HTTP", () => {
 
   it("answers the 429 in the endpoint's error shape: legacy for GET /api/v1/sms/:id", async () => {
     const reader = await createApiKey({ accountId: limited.accountId, name: "reader", actor: "test" });
-    const calls = await Promise.all(Array.from({ length: 30 }, () => api("GET", `/api/v1/sms/${crypto.randomUUID()}`, { token: reader.token })));
+    const calls = await Promise.all(
+      Array.from({ length: 30 }, () => api("GET", `/api/v1/sms/${crypto.randomUUID()}`, { token: reader.token })),
+    );
     expect(calls.some((call) => call.status === 404)).toBe(true);
     const refused = calls.find((call) => call.status === 429);
     expectLegacyError(refused!, 429, "ERR_TOO_MANY_REQUESTS");

@@ -52,7 +52,11 @@ describe("revocation across processes", () => {
     const key = await newKey("self");
     expect((await callApi(processA.url, "GET", "/api/v1/api-tokens", { token: key.token })).status).toBe(200);
     expect((await callApi(processB.url, "DELETE", `/api/v1/api-tokens/${key.id}`, { token: key.token })).status).toBe(200);
-    expectKitError(await callApi(processA.url, "POST", "/api/v1/api-tokens", { token: key.token, body: { name: "x" } }), 401, "UNAUTHORIZED");
+    expectKitError(
+      await callApi(processA.url, "POST", "/api/v1/api-tokens", { token: key.token, body: { name: "x" } }),
+      401,
+      "UNAUTHORIZED",
+    );
   });
 
   it("a revoke from the dashboard (another process again) is seen by both servers on the next request", async () => {
@@ -94,7 +98,8 @@ const hotEndpoints: Array<[string, number, (url: string, token: string, headers?
   [
     "POST /api/v1/sms/bulk",
     202,
-    (url, token, headers) => callApi(url, "POST", "/api/v1/sms/bulk", { token, body: { ...SINGLE_SEND, to: ["0771234567", "0711234567"] }, headers }),
+    (url, token, headers) =>
+      callApi(url, "POST", "/api/v1/sms/bulk", { token, body: { ...SINGLE_SEND, to: ["0771234567", "0711234567"] }, headers }),
   ],
   ["GET /api/v1/sms/:id", 200, (url, token) => callApi(url, "GET", `/api/v1/sms/${messageId}`, { token })],
 ];
@@ -103,10 +108,17 @@ const hotEndpoints: Array<[string, number, (url: string, token: string, headers?
 const revocations: Array<[string, (key: CreatedApiKey) => Promise<void>]> = [
   [
     "revoked through process B",
-    async (key) => expect((await callApi(processB.url, "DELETE", `/api/v1/api-tokens/${key.id}`, { token: account.token })).status).toBe(200),
+    async (key) =>
+      expect((await callApi(processB.url, "DELETE", `/api/v1/api-tokens/${key.id}`, { token: account.token })).status).toBe(200),
   ],
-  ["revoked in the database (the dashboard)", async (key) => expect(await revokeApiKey({ accountId: account.accountId, keyId: key.id, actor: "user:test" })).toBe(true)],
-  ["expired (its roll's grace period ended)", async (key) => void (await db().apiKey.update({ where: { id: key.id }, data: { expiresAt: new Date(Date.now() - 1000) } }))],
+  [
+    "revoked in the database (the dashboard)",
+    async (key) => expect(await revokeApiKey({ accountId: account.accountId, keyId: key.id, actor: "user:test" })).toBe(true),
+  ],
+  [
+    "expired (its roll's grace period ended)",
+    async (key) => void (await db().apiKey.update({ where: { id: key.id }, data: { expiresAt: new Date(Date.now() - 1000) } })),
+  ],
 ];
 
 /** Everything a send writes, to prove a refused one wrote nothing. */
@@ -199,10 +211,14 @@ describe("the hot SMS endpoints, with the key in process A's cache", () => {
   it.each([
     ["a read of an unknown id (404)", (token: string) => callApi(processA.url, "GET", `/api/v1/sms/${crypto.randomUUID()}`, { token })],
     ["a read of a malformed id (400)", (token: string) => callApi(processA.url, "GET", "/api/v1/sms/not-a-uuid", { token })],
-    ["an invalid single send (400)", (token: string) => callApi(processA.url, "POST", "/api/v1/sms", { token, body: { ...SINGLE_SEND, to: "12" } })],
+    [
+      "an invalid single send (400)",
+      (token: string) => callApi(processA.url, "POST", "/api/v1/sms", { token, body: { ...SINGLE_SEND, to: "12" } }),
+    ],
     [
       "a bulk send from an unapproved sender (400)",
-      (token: string) => callApi(processA.url, "POST", "/api/v1/sms/bulk", { token, body: { ...SINGLE_SEND, from: "NOPE", to: ["0771234567"] } }),
+      (token: string) =>
+        callApi(processA.url, "POST", "/api/v1/sms/bulk", { token, body: { ...SINGLE_SEND, from: "NOPE", to: ["0771234567"] } }),
     ],
   ])("answers a revoked key 401 for %s, as without a cache", async (what, refused) => {
     const [, , read] = hotEndpoints[2];

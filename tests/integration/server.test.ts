@@ -37,7 +37,13 @@ describe("server", () => {
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).toMatch(/tumira_http_requests_total\{route="\/api\/health",method="GET",status="200"\} \d+/);
-    for (const name of ["tumira_messages_accepted_total", "tumira_messages_dispatched_total", "tumira_messages_delivered_total", "tumira_messages_failed_total", "tumira_webhook_attempts_total"]) {
+    for (const name of [
+      "tumira_messages_accepted_total",
+      "tumira_messages_dispatched_total",
+      "tumira_messages_delivered_total",
+      "tumira_messages_failed_total",
+      "tumira_webhook_attempts_total",
+    ]) {
       expect(text).toContain(`# TYPE ${name} counter`);
     }
   });
@@ -71,13 +77,20 @@ describe("server", () => {
     expect(response.headers.get("x-request-id")).toBe("trace-abc-123456");
     const code = await server.stop();
     expect(code).toBe(0);
-    const lines = server.output().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
+    const lines = server
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line));
     expect(lines.find((line) => line.requestId === "trace-abc-123456")).toMatchObject({ route: "/api/health", status: "200" });
     expect(lines.map((line) => line.msg)).toContain("shutdown complete");
   });
 });
 
-function rawGet(path: string, headers: http.OutgoingHttpHeaders): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function rawGet(
+  path: string,
+  headers: http.OutgoingHttpHeaders,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     // Options, not a URL string, which node would parse (and resolve) before sending.
     const request = http.get({ host: "127.0.0.1", port: server.port, path, headers }, (response) => {

@@ -72,7 +72,14 @@ describe("POST /api/v1/sms", () => {
     const after = await footprint(acme.accountId);
     expect(after.balance).toBe(before.balance - ECONET);
     const stored = await db().message.findUniqueOrThrow({ where: { id: sms.id }, include: { ledger: true, events: true } });
-    expect(stored).toMatchObject({ status: "enqueued", segments: 1, encoding: "gsm7", test: false, apiKeyId: acme.keyId, operatorResponse: "" });
+    expect(stored).toMatchObject({
+      status: "enqueued",
+      segments: 1,
+      encoding: "gsm7",
+      test: false,
+      apiKeyId: acme.keyId,
+      operatorResponse: "",
+    });
     expect(stored.ledger).toHaveLength(1);
     expect(stored.ledger[0]).toMatchObject({ kind: "hold", amount: -ECONET, actor: `key:${acme.keyId}`, balanceAfter: after.balance });
     expect(stored.events).toEqual([]); // "accepted" is the message's receivedAt
@@ -257,7 +264,13 @@ describe("POST /api/v1/sms/bulk", () => {
     expect(call.status).toBe(202);
     const { data } = envelopeSchema(bulkSmsResultSchema).strict().parse(call.body);
     expect(call.body.status).toBe("success");
-    expect(data.items.map((item) => item.to)).toEqual(["+263771234567", "+263711234567", "+263731234567", "+263771234567", "+263781234567"]);
+    expect(data.items.map((item) => item.to)).toEqual([
+      "+263771234567",
+      "+263711234567",
+      "+263731234567",
+      "+263771234567",
+      "+263781234567",
+    ]);
     expect(data.items.map((item) => item.operator)).toEqual(["econet", "netone", "telecel", "econet", "econet"]);
     expect(data.items.map((item) => item.charge)).toEqual([ECONET, NETONE, TELECEL, ECONET, ECONET].map(Number));
     expect(data.items.every((item) => item.status === "enqueued" && item.charge_currency === "USD")).toBe(true);
@@ -274,7 +287,11 @@ describe("POST /api/v1/sms/bulk", () => {
       bulkSends: before.bulkSends + 1,
       events: before.events,
     });
-    const bulkSend = await db().bulkSend.findFirstOrThrow({ where: { accountId: acme.accountId }, orderBy: { createdAt: "desc" }, include: { messages: true } });
+    const bulkSend = await db().bulkSend.findFirstOrThrow({
+      where: { accountId: acme.accountId },
+      orderBy: { createdAt: "desc" },
+      include: { messages: true },
+    });
     expect(bulkSend).toMatchObject({ total: 5, charge: BigInt(data.charge), senderId: "ACME", body: "Bulk hello" });
     expect(bulkSend.messages).toHaveLength(5);
     // Each item reads back through the single-message endpoint.
@@ -295,7 +312,12 @@ describe("POST /api/v1/sms/bulk", () => {
   });
 
   it("stores the webhook URL normalised (control characters percent-encoded)", async () => {
-    const call = await bulk(acme.token, { to: ["+263771234567"], message: "hi", from: "ACME", webhook_url: "HTTPS://93.184.216.34/a\u0000b c" });
+    const call = await bulk(acme.token, {
+      to: ["+263771234567"],
+      message: "hi",
+      from: "ACME",
+      webhook_url: "HTTPS://93.184.216.34/a\u0000b c",
+    });
     expect(call.status).toBe(202);
     const stored = await db().message.findUniqueOrThrow({ where: { id: call.body.data.items[0].id } });
     expect(stored.webhookUrl).toBe("https://93.184.216.34/a%00b%20c");
@@ -348,7 +370,11 @@ describe("POST /api/v1/sms/bulk", () => {
 
   it("400 kit for malformed JSON and a non-JSON Content-Type", async () => {
     expectKitError(await bulk(acme.token, "{nope", { "content-type": "application/json" }), 400, "BAD_REQUEST");
-    expectKitError(await bulk(acme.token, JSON.stringify({ to: ["+263771234567"], message: "hi", from: "ACME" }), { "content-type": "text/plain" }), 400, "BAD_REQUEST");
+    expectKitError(
+      await bulk(acme.token, JSON.stringify({ to: ["+263771234567"], message: "hi", from: "ACME" }), { "content-type": "text/plain" }),
+      400,
+      "BAD_REQUEST",
+    );
   });
 
   it("400 for 100,001 recipients; 100,000 is the documented maximum", async () => {
@@ -380,7 +406,11 @@ describe("POST /api/v1/sms/bulk", () => {
   });
 
   it("401 kit without a key or with a revoked one", async () => {
-    expectKitError(await api("POST", "/api/v1/sms/bulk", { body: { to: ["+263771234567"], message: "hi", from: "ACME" } }), 401, "UNAUTHORIZED");
+    expectKitError(
+      await api("POST", "/api/v1/sms/bulk", { body: { to: ["+263771234567"], message: "hi", from: "ACME" } }),
+      401,
+      "UNAUTHORIZED",
+    );
     const revoked = await createApiKey({ accountId: acme.accountId, name: "revoked bulk", actor: "test" });
     await revokeApiKey({ accountId: acme.accountId, keyId: revoked.id, actor: "test" });
     expectKitError(await bulk(revoked.token, { to: ["+263771234567"], message: "hi", from: "ACME" }), 401, "UNAUTHORIZED");

@@ -20,7 +20,10 @@ const BEARERBOX = "/usr/sbin/bearerbox";
 function ensureKannel(): string | null {
   if (fs.existsSync(BEARERBOX)) return null;
   if (!fs.existsSync("/usr/bin/apt-get")) return "Kannel is not installed and apt-get is unavailable: install the Debian package kannel";
-  const install = spawnSync("apt-get", ["install", "-y", "--no-install-recommends", "kannel"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const install = spawnSync("apt-get", ["install", "-y", "--no-install-recommends", "kannel"], {
+    stdio: "inherit",
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
   return install.status === 0 && fs.existsSync(BEARERBOX) ? null : "apt-get install kannel failed; see the output above";
 }
 
@@ -86,10 +89,23 @@ password = interop
     if (binary === BEARERBOX) await new Promise((resolve) => setTimeout(resolve, 500)); // smsbox needs bearerbox listening
   }
   // Ready when smsbox answers and bearerbox reports the SMPP connection online.
-  await waitFor(async () => {
-    const status = await fetch(`http://127.0.0.1:${adminPort}/status.txt?password=interop`).then((response) => response.text(), () => "");
-    return /econet\[econet\].*online/.test(status) && (await fetch(`http://127.0.0.1:${sendsmsPort}/`).then(() => true, () => false));
-  }, "Kannel to bind to the simulator and smsbox to listen", 30_000);
+  await waitFor(
+    async () => {
+      const status = await fetch(`http://127.0.0.1:${adminPort}/status.txt?password=interop`).then(
+        (response) => response.text(),
+        () => "",
+      );
+      return (
+        /econet\[econet\].*online/.test(status) &&
+        (await fetch(`http://127.0.0.1:${sendsmsPort}/`).then(
+          () => true,
+          () => false,
+        ))
+      );
+    },
+    "Kannel to bind to the simulator and smsbox to listen",
+    30_000,
+  );
 }
 
 beforeAll(async () => {
@@ -97,7 +113,11 @@ beforeAll(async () => {
   simulator = await startSmscSimulator({ port: 0, tps: 100, dlrDelayMs: 200, logger, onSubmit: (submit) => submits.push(submit) });
   dlrServer = http.createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
-    reports.push({ type: Number(url.searchParams.get("type")), to: url.searchParams.get("to") ?? "", reply: url.searchParams.get("reply") ?? "" });
+    reports.push({
+      type: Number(url.searchParams.get("type")),
+      to: url.searchParams.get("to") ?? "",
+      reply: url.searchParams.get("reply") ?? "",
+    });
     response.end("ok");
   });
   dlrPort = await freePort();
@@ -121,7 +141,15 @@ afterAll(async () => {
 async function sendThroughKannel(to: string, text: string): Promise<string> {
   // dlr-mask 1 delivered + 2 undelivered + 8 SMSC accepted; Kannel fills %d (type), %p (to), %A (reply).
   const dlrUrl = `http://127.0.0.1:${dlrPort}/dlr?type=%d&to=%p&reply=%A`;
-  const query = new URLSearchParams({ username: "interop", password: "interop", from: "KANNEL", to, text, "dlr-mask": "11", "dlr-url": dlrUrl });
+  const query = new URLSearchParams({
+    username: "interop",
+    password: "interop",
+    from: "KANNEL",
+    to,
+    text,
+    "dlr-mask": "11",
+    "dlr-url": dlrUrl,
+  });
   const response = await fetch(`http://127.0.0.1:${sendsmsPort}/cgi-bin/sendsms?${query}`);
   return response.text();
 }
@@ -134,14 +162,20 @@ describe.skipIf(skipReason !== null)("SMSC simulator with a third-party client (
       return found.length > 0 && found;
     }, "the simulator to receive Kannel's submit_sm");
     expect(submit).toMatchObject({ systemId: "econet", source: "KANNEL", text: "Hello from Kannel", status: STATUS.ESME_ROK });
-    const delivered = await waitFor(async () => reports.find((report) => report.to.endsWith("263771234560") && report.type === 1), "Kannel's delivered report");
+    const delivered = await waitFor(
+      async () => reports.find((report) => report.to.endsWith("263771234560") && report.type === 1),
+      "Kannel's delivered report",
+    );
     expect(delivered.reply).toMatch(/stat:DELIVRD/);
     expect(reports.some((report) => report.to.endsWith("263771234560") && report.type === 8)).toBe(true);
   });
 
   it("reports an UNDELIV receipt to Kannel as a failed delivery", async () => {
     expect(await sendThroughKannel("263771230001", "Will not arrive")).toMatch(/Accepted for delivery/);
-    const failed = await waitFor(async () => reports.find((report) => report.to.endsWith("263771230001") && report.type === 2), "Kannel's undelivered report");
+    const failed = await waitFor(
+      async () => reports.find((report) => report.to.endsWith("263771230001") && report.type === 2),
+      "Kannel's undelivered report",
+    );
     expect(failed.reply).toMatch(/stat:UNDELIV/);
   });
 });

@@ -75,20 +75,32 @@ describe("webhooks", () => {
     const posts = received.filter((post) => post.path === "/ok" && ids.some((id) => post.body.includes(id)));
     expect(posts).toHaveLength(4);
     const events = posts.map((post) => {
-      const payload = new Webhook(secret).verify(post.body, post.headers) as { type: string; timestamp: string; data: { id: string; status: string; delivered_at: string | null; operator_response: string } };
+      const payload = new Webhook(secret).verify(post.body, post.headers) as {
+        type: string;
+        timestamp: string;
+        data: { id: string; status: string; delivered_at: string | null; operator_response: string };
+      };
       expect(post.headers["content-type"]).toBe("application/json");
       expect(deliveries.some((delivery) => delivery.id === post.headers["webhook-id"])).toBe(true);
       return payload;
     });
     const delivered = ids[0];
     const undelivered = ids[1];
-    const typesOf = (id: string) => events.filter((event) => event.data.id === id).map((event) => event.type).sort();
+    const typesOf = (id: string) =>
+      events
+        .filter((event) => event.data.id === id)
+        .map((event) => event.type)
+        .sort();
     expect(typesOf(delivered)).toEqual(["message.delivered", "message.success"]);
     expect(typesOf(undelivered)).toEqual(["message.failed", "message.success"]);
     const deliveredEvent = events.find((event) => event.type === "message.delivered")!;
     expect(deliveredEvent.data).toMatchObject({ id: delivered, status: "success", operator_response: "DELIVRD" });
     expect(deliveredEvent.data.delivered_at).not.toBeNull();
-    expect(events.find((event) => event.type === "message.failed")!.data).toMatchObject({ status: "failed", operator_response: "UNDELIV", delivered_at: null });
+    expect(events.find((event) => event.type === "message.failed")!.data).toMatchObject({
+      status: "failed",
+      operator_response: "UNDELIV",
+      delivered_at: null,
+    });
     // A wrong secret does not verify: the signature means something.
     expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString("base64")}`).verify(posts[0].body, posts[0].headers)).toThrow();
     for (const delivery of deliveries) {
@@ -128,10 +140,14 @@ describe("webhooks", () => {
       return rows[0]?.status === "abandoned" && rows;
     }, "the 410 delivery to be abandoned");
     expect(gone.attemptLog.map((attempt) => attempt.statusCode)).toEqual([410]);
-    const [slow] = await waitFor(async () => {
-      const rows = await deliveriesOf([slowId]);
-      return rows[0]?.status === "failed" && rows;
-    }, "the slow delivery to fail", 20_000);
+    const [slow] = await waitFor(
+      async () => {
+        const rows = await deliveriesOf([slowId]);
+        return rows[0]?.status === "failed" && rows;
+      },
+      "the slow delivery to fail",
+      20_000,
+    );
     expect(slow.attempts).toBe(4);
     expect(slow.attemptLog.every((attempt) => attempt.statusCode === null && attempt.error === "no response within 1000 ms")).toBe(true);
     expect(received.filter((post) => post.path === "/gone")).toHaveLength(1);

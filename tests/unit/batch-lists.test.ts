@@ -23,6 +23,12 @@ describe("batch lists", () => {
 
   it("refuses an empty batch and one past the limit", () => {
     expect(() => inList([])).toThrow(RangeError);
-    expect(() => valuesTable("sqlite", ["text"], Array.from({ length: 4097 }, (_, index) => [String(index)]))).toThrow(RangeError);
+    expect(() =>
+      valuesTable(
+        "sqlite",
+        ["text"],
+        Array.from({ length: 4097 }, (_, index) => [String(index)]),
+      ),
+    ).toThrow(RangeError);
   });
 });

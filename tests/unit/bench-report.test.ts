@@ -21,9 +21,39 @@ function single(kannel: number, sqlite: number, p99Ms: number, errorResponses = 
     tables: [{ title: "Single send <accept>", columns: ["competitor", "requests/s"], rows: [["Kannel", kannel]], notes: ["a note"] }],
     data: {
       rows: [
-        { kind: "kannel", competitor: "Kannel", engine: "-", requestsPerSecond: kannel, p99Ms: 6, cpuMicrosPerRequest: 110, peakRssMb: 37, errorResponses: 0, ...load },
-        { kind: "ceiling", competitor: "Tumira ping", engine: "sqlite", requestsPerSecond: 28_000, p99Ms: 3, cpuMicrosPerRequest: 35, peakRssMb: null, errorResponses: 0, ...load },
-        { kind: "send", competitor: "Tumira send", engine: "sqlite", requestsPerSecond: sqlite, p99Ms, cpuMicrosPerRequest: 100, peakRssMb: 210, errorResponses, ...load },
+        {
+          kind: "kannel",
+          competitor: "Kannel",
+          engine: "-",
+          requestsPerSecond: kannel,
+          p99Ms: 6,
+          cpuMicrosPerRequest: 110,
+          peakRssMb: 37,
+          errorResponses: 0,
+          ...load,
+        },
+        {
+          kind: "ceiling",
+          competitor: "Tumira ping",
+          engine: "sqlite",
+          requestsPerSecond: 28_000,
+          p99Ms: 3,
+          cpuMicrosPerRequest: 35,
+          peakRssMb: null,
+          errorResponses: 0,
+          ...load,
+        },
+        {
+          kind: "send",
+          competitor: "Tumira send",
+          engine: "sqlite",
+          requestsPerSecond: sqlite,
+          p99Ms,
+          cpuMicrosPerRequest: 100,
+          peakRssMb: 210,
+          errorResponses,
+          ...load,
+        },
       ],
     },
   };
@@ -53,10 +83,19 @@ describe("benchmark report", () => {
 
   it("judges each target on the median of per-run ratios, errors on the worst run, and says when there is no figure", () => {
     // Kannel moves between runs: the ratio is taken within each run (1.1, 0.9, 1.2), not between medians.
-    const runs = [run("2026-11-25T10:00:00.000Z", [single(10_000, 11_000, 20), bulk]), run("2026-11-25T11:00:00.000Z", [single(12_000, 10_800, 30, 3)]), run("2026-11-25T12:00:00.000Z", [single(9_000, 10_800, 22)])];
+    const runs = [
+      run("2026-11-25T10:00:00.000Z", [single(10_000, 11_000, 20), bulk]),
+      run("2026-11-25T11:00:00.000Z", [single(12_000, 10_800, 30, 3)]),
+      run("2026-11-25T12:00:00.000Z", [single(9_000, 10_800, 22)]),
+    ];
     const checks = checkBenchTargets(groupByScenario(runs));
     const find = (target: RegExp, engine: string) => checks.find((check) => target.test(check.target) && check.engine === engine);
-    expect(find(/^Single send ≥/, "SQLite")).toEqual({ target: "Single send ≥ 1 × Kannel", engine: "SQLite", measured: "1.10 × (0.90 ×–1.20 ×, 3 runs)", met: true });
+    expect(find(/^Single send ≥/, "SQLite")).toEqual({
+      target: "Single send ≥ 1 × Kannel",
+      engine: "SQLite",
+      measured: "1.10 × (0.90 ×–1.20 ×, 3 runs)",
+      met: true,
+    });
     expect(find(/^Single send p99/, "SQLite")).toMatchObject({ measured: "22.0 ms (20.0 ms–30.0 ms, 3 runs)", met: true });
     expect(find(/without errors/, "SQLite")).toMatchObject({ met: false });
     expect(find(/in ≤ 2 s/, "SQLite")).toMatchObject({ measured: "1.50 s", met: true });
@@ -66,9 +105,10 @@ describe("benchmark report", () => {
   });
 
   it("draws a bar per competitor with its spread and the target, escaping the labels", () => {
-    const chart = buildCharts([run("2026-11-25T10:00:00.000Z", [single(10_000, 11_000, 20)]), run("2026-11-25T11:00:00.000Z", [single(12_000, 13_000, 30)])]).find(
-      (candidate) => candidate.id === "single-rate",
-    )!;
+    const chart = buildCharts([
+      run("2026-11-25T10:00:00.000Z", [single(10_000, 11_000, 20)]),
+      run("2026-11-25T11:00:00.000Z", [single(12_000, 13_000, 30)]),
+    ]).find((candidate) => candidate.id === "single-rate")!;
     expect(chart.bars.map((bar) => [bar.label, bar.spread?.median])).toEqual([
       ["Kannel sendsms", 11_000],
       ["GET /api/ping (ceiling) (SQLite)", 28_000],
@@ -109,14 +149,24 @@ describe("benchmark report", () => {
     expect(text).toContain("![Single send: requests answered per second](performance/single-rate.svg)");
     expect(text.endsWith(`${end}\n\n## After\n`)).toBe(true);
     expect(fs.readdirSync(charts).sort()).toEqual(["memory.svg", "single-cpu.svg", "single-p99.svg", "single-rate.svg"]);
-    expect(renderMarkdownFigures([run("2026-11-25T10:00:00.000Z", [single(10_000, 11_000, 20)])], (chart) => chart.id).markdown).toContain("Measured 2026-11-25 10:00 UTC");
+    expect(renderMarkdownFigures([run("2026-11-25T10:00:00.000Z", [single(10_000, 11_000, 20)])], (chart) => chart.id).markdown).toContain(
+      "Measured 2026-11-25 10:00 UTC",
+    );
   });
 
   it("refuses a file that is not a run, naming it", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tumira-bench-run-")), "cut.json");
     fs.writeFileSync(file, "{ cut off");
     expect(() => readRun(file)).toThrow(file);
-    fs.writeFileSync(file, JSON.stringify({ startedAt: "2026-11-25T10:00:00.000Z", machine, settings, results: [{ scenario: "read", tables: [], data: { rows: [{ engine: "sqlite" }] } }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        startedAt: "2026-11-25T10:00:00.000Z",
+        machine,
+        settings,
+        results: [{ scenario: "read", tables: [], data: { rows: [{ engine: "sqlite" }] } }],
+      }),
+    );
     expect(() => readRun(file)).toThrow(/not a run of this benchmark \(results\.0\.data\.rows\.0\.kind/);
   });
 });

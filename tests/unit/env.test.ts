@@ -31,7 +31,8 @@ describe("env", () => {
     expect(() => loadEnv({ DATA_DIR: dataDir, DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL: must be file:/);
     expect(() => loadEnv({ DATA_DIR: dataDir, SMPP_ECONET: "http://x" })).toThrow(/SMPP_ECONET/);
     expect(() => loadEnv({ DATA_DIR: dataDir, METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
-    for (const bad of ["0", "-2", "1.5", "two"]) expect(() => loadEnv({ DATA_DIR: dataDir, HTTP_PROCESSES: bad })).toThrow(/HTTP_PROCESSES/);
+    for (const bad of ["0", "-2", "1.5", "two"])
+      expect(() => loadEnv({ DATA_DIR: dataDir, HTTP_PROCESSES: bad })).toThrow(/HTTP_PROCESSES/);
   });
 
   it("reads HTTP_PROCESSES as a count, auto as one per core, and 1 when unset", () => {

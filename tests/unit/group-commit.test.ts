@@ -11,7 +11,12 @@ describe("createGroupCommit", () => {
     const results = await Promise.allSettled([1, 2, 3, 4, 5, 6].map((input) => commit(input)));
     expect(batches).toEqual([[1, 2, 3, 4, 5, 6]]);
     expect(results.map((result) => (result.status === "fulfilled" ? result.value : (result.reason as Error).message))).toEqual([
-      "ok 1", "ok 2", "refused 3", "ok 4", "ok 5", "refused 6",
+      "ok 1",
+      "ok 2",
+      "refused 3",
+      "ok 4",
+      "ok 5",
+      "refused 6",
     ]);
   });
 
@@ -50,10 +55,17 @@ describe("createGroupCommit", () => {
     );
     const calls = [0, 1, 2, 3, 4, 5].map((input) => commit(input));
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(batches).toEqual([[0, 1], [2, 3]]);
+    expect(batches).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
     releases.shift()!();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(batches).toEqual([[0, 1], [2, 3], [4, 5]]);
+    expect(batches).toEqual([
+      [0, 1],
+      [2, 3],
+      [4, 5],
+    ]);
     releases.splice(0).forEach((release) => release());
     expect(await Promise.all(calls)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(mostInFlight).toBe(2);

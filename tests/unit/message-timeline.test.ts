@@ -6,7 +6,8 @@ import { buildMessageTimeline } from "@/lib/messages/message-timeline";
 const at = (second: number) => new Date(Date.UTC(2026, 10, 22, 8, 0, second));
 const message = { operator: "econet", test: false, attempts: 1, receivedAt: at(0), dispatchedAt: null, deliveredAt: null };
 const stored = (id: number, kind: string, detail: string, second: number) => ({ id, kind, detail, createdAt: at(second) });
-const summary = (events: ReturnType<typeof buildMessageTimeline>) => events.map((event) => [event.kind, event.detail, event.createdAt.getUTCSeconds()]);
+const summary = (events: ReturnType<typeof buildMessageTimeline>) =>
+  events.map((event) => [event.kind, event.detail, event.createdAt.getUTCSeconds()]);
 
 describe("message timeline", () => {
   it("a queued message: accepted at its receivedAt", () => {
@@ -15,7 +16,10 @@ describe("message timeline", () => {
 
   it("a delivered two-part message: dispatched, carrier accepted with every part's id, delivered", () => {
     const delivered = { ...message, dispatchedAt: at(1), deliveredAt: at(5) };
-    const parts = [{ carrierMessageId: "a1", createdAt: at(2) }, { carrierMessageId: "a2", createdAt: at(2) }];
+    const parts = [
+      { carrierMessageId: "a1", createdAt: at(2) },
+      { carrierMessageId: "a2", createdAt: at(2) },
+    ];
     const timeline = buildMessageTimeline(delivered, parts, []);
     expect(summary(timeline)).toEqual([
       ["accepted", "", 0],
@@ -28,7 +32,11 @@ describe("message timeline", () => {
 
   it("retries, then a refusal: the stored events in their places, no carrier acceptance", () => {
     const failed = { ...message, test: true, attempts: 2, dispatchedAt: at(4) };
-    const events = [stored(7, "retry", "attempt 1 to econet: busy", 2), stored(8, "failed", "ESME_RREJECTMSG", 5), stored(9, "refunded", "released", 5)];
+    const events = [
+      stored(7, "retry", "attempt 1 to econet: busy", 2),
+      stored(8, "failed", "ESME_RREJECTMSG", 5),
+      stored(9, "refunded", "released", 5),
+    ];
     expect(summary(buildMessageTimeline(failed, [], events))).toEqual([
       ["accepted", "", 0],
       ["retry", "attempt 1 to econet: busy", 2],
@@ -40,7 +48,11 @@ describe("message timeline", () => {
 
   it("a failed receipt after the carrier accepted: failure and refund follow the acceptance, stored ids kept apart", () => {
     const undelivered = { ...message, dispatchedAt: at(1) };
-    const timeline = buildMessageTimeline(undelivered, [{ carrierMessageId: "b1", createdAt: at(1) }], [stored(3, "failed", "receipt UNDELIV", 9), stored(4, "refunded", "released", 9)]);
+    const timeline = buildMessageTimeline(
+      undelivered,
+      [{ carrierMessageId: "b1", createdAt: at(1) }],
+      [stored(3, "failed", "receipt UNDELIV", 9), stored(4, "refunded", "released", 9)],
+    );
     expect(timeline.map((event) => [event.id, event.kind])).toEqual([
       ["accepted", "accepted"],
       ["dispatched", "dispatched"],

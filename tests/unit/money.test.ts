@@ -3,7 +3,12 @@ import { formatAmount, formatMoney, parseAmount } from "@/lib/money";
 
 describe("money", () => {
   it.each([
-    ["100", 1_000_000n], ["100.00", 1_000_000n], ["25.5", 255_000n], ["0.0350", 350n], ["0.0001", 1n], ["-1.25", -12_500n],
+    ["100", 1_000_000n],
+    ["100.00", 1_000_000n],
+    ["25.5", 255_000n],
+    ["0.0350", 350n],
+    ["0.0001", 1n],
+    ["-1.25", -12_500n],
   ])("parses %s as %s ten-thousandths", (text, value) => {
     expect(parseAmount(text)).toBe(value);
   });

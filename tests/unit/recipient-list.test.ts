@@ -16,7 +16,10 @@ describe("bulk recipient list", () => {
     ]);
     const progress: number[] = [];
     const checked = await checkRecipients(candidates, (done) => progress.push(done));
-    expect(checked.valid).toEqual([{ to: "+263771000001", operator: "econet" }, { to: "+263712000002", operator: "netone" }]);
+    expect(checked.valid).toEqual([
+      { to: "+263771000001", operator: "econet" },
+      { to: "+263712000002", operator: "netone" },
+    ]);
     expect(checked.invalid).toEqual([{ line: 5, value: "12345", reason: expect.stringContaining("12345") }]);
     expect(checked.duplicates).toEqual([{ line: 3, value: "0771000001", to: "+263771000001", firstLine: 2 }]);
     expect(checked.perOperator).toEqual({ econet: 1, netone: 1, telecel: 0 });
@@ -24,7 +27,11 @@ describe("bulk recipient list", () => {
   });
 
   it("splits pasted text on lines, commas and tabs", () => {
-    expect(extractCandidates("0771000001, 0771000002\n\t0771000003", { csv: false }).map((entry) => entry.value)).toEqual(["0771000001", "0771000002", "0771000003"]);
+    expect(extractCandidates("0771000001, 0771000002\n\t0771000003", { csv: false }).map((entry) => entry.value)).toEqual([
+      "0771000001",
+      "0771000002",
+      "0771000003",
+    ]);
   });
 
   it("prices segments per carrier", () => {
@@ -54,7 +61,10 @@ describe("OpenAPI schema rows", () => {
       properties: {
         to: { type: "string", example: "+263771234567" },
         hook: { anyOf: [{ type: "string", description: "Callback" }, { type: "null" }] },
-        error: { type: "object", properties: { code: { type: "string" }, items: { type: "array", items: { $ref: "#/components/schemas/FieldError" } } } },
+        error: {
+          type: "object",
+          properties: { code: { type: "string" }, items: { type: "array", items: { $ref: "#/components/schemas/FieldError" } } },
+        },
       },
     };
     const rows = describeFields(schema);

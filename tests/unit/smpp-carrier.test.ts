@@ -11,7 +11,15 @@ import os from "node:os";
 describe("carrier URLs", () => {
   it("parses credentials, host, port and the query options", () => {
     expect(parseCarrierUrl("econet", "smpp://tumira:s%40cret@smsc.econet.example:2776?system_type=VMA&tps=50&window=5")).toEqual({
-      operator: "econet", host: "smsc.econet.example", port: 2776, systemId: "tumira", password: "s@cret", systemType: "VMA", tps: 50, window: 5, simulated: false,
+      operator: "econet",
+      host: "smsc.econet.example",
+      port: 2776,
+      systemId: "tumira",
+      password: "s@cret",
+      systemType: "VMA",
+      tps: 50,
+      window: 5,
+      simulated: false,
     });
     expect(parseCarrierUrl("netone", "smpp://id:pw@10.0.0.5")).toMatchObject({ port: 2775, tps: 100, window: 10, systemType: "" });
   });
@@ -25,10 +33,24 @@ describe("carrier URLs", () => {
   });
 
   it("points carriers without a URL at the simulator", () => {
-    const env = loadEnv({ DATA_DIR: os.tmpdir(), APP_SECRET: "x".repeat(32), NEXTAUTH_SECRET: "y".repeat(32), SMPP_NETONE: "smpp://n1:pw@smsc.netone.example:2775", SMSC_SIMULATOR_PORT: "2999", SMSC_SIMULATOR_TPS: "300" });
+    const env = loadEnv({
+      DATA_DIR: os.tmpdir(),
+      APP_SECRET: "x".repeat(32),
+      NEXTAUTH_SECRET: "y".repeat(32),
+      SMPP_NETONE: "smpp://n1:pw@smsc.netone.example:2775",
+      SMSC_SIMULATOR_PORT: "2999",
+      SMSC_SIMULATOR_TPS: "300",
+    });
     const configs = carrierConfigs(env);
     expect(configs.netone).toMatchObject({ host: "smsc.netone.example", simulated: false });
-    expect(configs.econet).toMatchObject({ host: "127.0.0.1", port: 2999, systemId: "econet", password: "tumira", tps: 300, simulated: true });
+    expect(configs.econet).toMatchObject({
+      host: "127.0.0.1",
+      port: 2999,
+      systemId: "econet",
+      password: "tumira",
+      tps: 300,
+      simulated: true,
+    });
   });
 });
 
@@ -36,7 +58,14 @@ describe("submit_sm parts", () => {
   it("sends a short GSM-7 message as one part without UDH", () => {
     const [part, ...rest] = buildSubmitParts({ id: "m1", to: "+263771234567", senderId: "ACME", body: "Hi {you} €5" });
     expect(rest).toHaveLength(0);
-    expect(part).toMatchObject({ destination_addr: "263771234567", source_addr: "ACME", source_addr_ton: 5, esm_class: 0, data_coding: 0, registered_delivery: 1 });
+    expect(part).toMatchObject({
+      destination_addr: "263771234567",
+      source_addr: "ACME",
+      source_addr_ton: 5,
+      esm_class: 0,
+      data_coding: 0,
+      registered_delivery: 1,
+    });
     expect(decodeGsm7(part.short_message)).toBe("Hi {you} €5");
   });
 
@@ -65,16 +94,20 @@ describe("submit_sm parts", () => {
 describe("throughput limiter", () => {
   it("never lets more than the limit through in any window", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 20 }), fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 200 }), (limit, gaps) => {
-        const limiter = new ThroughputLimiter(limit, 1000);
-        let now = 0;
-        const taken: number[] = [];
-        for (const gap of gaps) {
-          now += gap;
-          if (limiter.tryTake(now)) taken.push(now);
-        }
-        for (let i = limit; i < taken.length; i++) expect(taken[i] - taken[i - limit]).toBeGreaterThanOrEqual(1000);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 200 }),
+        (limit, gaps) => {
+          const limiter = new ThroughputLimiter(limit, 1000);
+          let now = 0;
+          const taken: number[] = [];
+          for (const gap of gaps) {
+            now += gap;
+            if (limiter.tryTake(now)) taken.push(now);
+          }
+          for (let i = limit; i < taken.length; i++) expect(taken[i] - taken[i - limit]).toBeGreaterThanOrEqual(1000);
+        },
+      ),
     );
   });
 

@@ -3,7 +3,16 @@
 import net from "node:net";
 import smpp from "smpp";
 import { afterEach, describe, expect, it } from "vitest";
-import { COMMAND, decodePdu, encodeBind, encodeHeaderOnly, encodeIdResponse, encodeShortMessage, responseCommandId, type ShortMessageFields } from "@/lib/smpp/pdu";
+import {
+  COMMAND,
+  decodePdu,
+  encodeBind,
+  encodeHeaderOnly,
+  encodeIdResponse,
+  encodeShortMessage,
+  responseCommandId,
+  type ShortMessageFields,
+} from "@/lib/smpp/pdu";
 import { SmppRequestError, SmppSession } from "@/lib/smpp/smpp-session";
 
 const SUBMIT: ShortMessageFields = {
@@ -28,9 +37,19 @@ describe("SMPP PDUs", () => {
 
   it("encodes a bind, a response with an id, a refusal and a bare request as the package does", () => {
     const bind = { system_id: "econet", password: "tumira", system_type: "", interface_version: 0x34 };
-    expect(encodeBind(COMMAND.bind_transceiver, 1, bind).equals(new smpp.PDU("bind_transceiver", { ...bind, sequence_number: 1 }).toBuffer())).toBe(true);
-    expect(encodeIdResponse(COMMAND.submit_sm_resp, 9, 0, "1a2b").equals(new smpp.PDU("submit_sm_resp", { message_id: "1a2b", sequence_number: 9 }).toBuffer())).toBe(true);
-    expect(encodeIdResponse(COMMAND.submit_sm_resp, 9, 0x58, "").equals(new smpp.PDU("submit_sm_resp", { command_status: 0x58, sequence_number: 9 }).toBuffer())).toBe(true);
+    expect(
+      encodeBind(COMMAND.bind_transceiver, 1, bind).equals(new smpp.PDU("bind_transceiver", { ...bind, sequence_number: 1 }).toBuffer()),
+    ).toBe(true);
+    expect(
+      encodeIdResponse(COMMAND.submit_sm_resp, 9, 0, "1a2b").equals(
+        new smpp.PDU("submit_sm_resp", { message_id: "1a2b", sequence_number: 9 }).toBuffer(),
+      ),
+    ).toBe(true);
+    expect(
+      encodeIdResponse(COMMAND.submit_sm_resp, 9, 0x58, "").equals(
+        new smpp.PDU("submit_sm_resp", { command_status: 0x58, sequence_number: 9 }).toBuffer(),
+      ),
+    ).toBe(true);
     expect(encodeHeaderOnly(COMMAND.enquire_link, 3).equals(new smpp.PDU("enquire_link", { sequence_number: 3 }).toBuffer())).toBe(true);
   });
 
@@ -47,14 +66,26 @@ describe("SMPP PDUs", () => {
     }).toBuffer();
     const pdu = decodePdu(wire);
     expect(pdu).toMatchObject({ command: "deliver_sm", status: 0, sequence: 11 });
-    expect(pdu.message).toMatchObject({ source_addr: "263771234567", destination_addr: "TUMIRA", esm_class: 4, receipted_message_id: "1a2b", message_state: 2 });
+    expect(pdu.message).toMatchObject({
+      source_addr: "263771234567",
+      destination_addr: "TUMIRA",
+      esm_class: 4,
+      receipted_message_id: "1a2b",
+      message_state: 2,
+    });
     expect(pdu.message!.short_message.toString("latin1")).toBe(text);
   });
 
   it("decodes what the package decodes from our submit_sm, and our decode of it round-trips", () => {
     const wire = encodeShortMessage(COMMAND.submit_sm, 5, SUBMIT);
     const theirs = new smpp.PDU(wire);
-    expect(theirs).toMatchObject({ command: "submit_sm", sequence_number: 5, destination_addr: "263771234567", data_coding: 8, registered_delivery: 1 });
+    expect(theirs).toMatchObject({
+      command: "submit_sm",
+      sequence_number: 5,
+      destination_addr: "263771234567",
+      data_coding: 8,
+      registered_delivery: 1,
+    });
     const ours = decodePdu(wire).message!;
     expect(encodeShortMessage(COMMAND.submit_sm, 5, ours).equals(wire)).toBe(true);
   });
@@ -82,7 +113,9 @@ describe("SMPP session over a loopback socket", () => {
   });
 
   /** A server whose raw socket the test writes to, and a client session connected to it. */
-  async function connectedPair(onRequest?: () => void): Promise<{ server: net.Socket; client: SmppSession; requests: number[]; errors: Error[] }> {
+  async function connectedPair(
+    onRequest?: () => void,
+  ): Promise<{ server: net.Socket; client: SmppSession; requests: number[]; errors: Error[] }> {
     const requests: number[] = [];
     const errors: Error[] = [];
     let accepted: (socket: net.Socket) => void = () => undefined;
@@ -117,7 +150,11 @@ describe("SMPP session over a loopback socket", () => {
     expect(sent).toHaveLength(1);
     expect([decodePdu(sent[0]).sequence, decodePdu(sent[0], 16).sequence]).toEqual([1, 2]);
 
-    const responses = Buffer.concat([encodeIdResponse(COMMAND.submit_sm_resp, 2, 0, "abc"), encodeHeaderOnly(COMMAND.enquire_link_resp, 1), encodeHeaderOnly(COMMAND.enquire_link, 77)]);
+    const responses = Buffer.concat([
+      encodeIdResponse(COMMAND.submit_sm_resp, 2, 0, "abc"),
+      encodeHeaderOnly(COMMAND.enquire_link_resp, 1),
+      encodeHeaderOnly(COMMAND.enquire_link, 77),
+    ]);
     server.write(responses.subarray(0, 7));
     await new Promise((resolve) => setTimeout(resolve, 20));
     server.write(responses.subarray(7));
@@ -128,7 +165,9 @@ describe("SMPP session over a loopback socket", () => {
 
   it("fails a request that gets no answer in time, and every pending one when the link drops", async () => {
     const { server, client } = await connectedPair();
-    await expect(client.request((sequence) => encodeHeaderOnly(COMMAND.enquire_link, sequence), 30)).rejects.toMatchObject({ reason: "timeout" });
+    await expect(client.request((sequence) => encodeHeaderOnly(COMMAND.enquire_link, sequence), 30)).rejects.toMatchObject({
+      reason: "timeout",
+    });
     const pending = client.request((sequence) => encodeHeaderOnly(COMMAND.enquire_link, sequence), 5000);
     server.destroy();
     await expect(pending).rejects.toBeInstanceOf(SmppRequestError);

@@ -1,13 +1,28 @@
 // Delivery receipts: TLVs win, the text form is parsed leniently, ids match across bases.
 import { describe, expect, it } from "vitest";
-import { carrierIdCandidates, formatReceiptText, isDeliveryReceipt, parseReceiptText, receiptFromDeliverSm } from "@/lib/smpp/parse-receipt";
+import {
+  carrierIdCandidates,
+  formatReceiptText,
+  isDeliveryReceipt,
+  parseReceiptText,
+  receiptFromDeliverSm,
+} from "@/lib/smpp/parse-receipt";
 
 const TEXT = "id:1a2b3c4d sub:001 dlvrd:001 submit date:2501151230 done date:2501151231 stat:DELIVRD err:000 text:Hello";
 
 /** A deliver_sm's fields as lib/smpp/pdu.ts decodes them. */
-function deliverSm(esmClass: number, text: string, more: { receipted_message_id?: string; message_state?: number; message_payload?: string } = {}) {
+function deliverSm(
+  esmClass: number,
+  text: string,
+  more: { receipted_message_id?: string; message_state?: number; message_payload?: string } = {},
+) {
   const { message_payload, ...tlvs } = more;
-  return { esm_class: esmClass, short_message: Buffer.from(text, "latin1"), ...tlvs, ...(message_payload === undefined ? {} : { message_payload: Buffer.from(message_payload, "latin1") }) };
+  return {
+    esm_class: esmClass,
+    short_message: Buffer.from(text, "latin1"),
+    ...tlvs,
+    ...(message_payload === undefined ? {} : { message_payload: Buffer.from(message_payload, "latin1") }),
+  };
 }
 
 describe("receipts", () => {
@@ -36,7 +51,10 @@ describe("receipts", () => {
   });
 
   it("reads message_payload when short_message is empty, and unknown stats as UNKNOWN", () => {
-    expect(receiptFromDeliverSm(deliverSm(4, "", { message_payload: "id:9 stat:WEIRD" }))).toMatchObject({ messageId: "9", stat: "UNKNOWN" });
+    expect(receiptFromDeliverSm(deliverSm(4, "", { message_payload: "id:9 stat:WEIRD" }))).toMatchObject({
+      messageId: "9",
+      stat: "UNKNOWN",
+    });
   });
 
   it("returns null for a receipt naming no message", () => {
@@ -51,8 +69,17 @@ describe("receipts", () => {
 
   it("writes the text form the simulator sends, which parses back", () => {
     const at = new Date(Date.UTC(2025, 5, 1, 8, 30));
-    const text = formatReceiptText({ id: "ff01", stat: "REJECTD", err: "002", submittedAt: at, doneAt: at, text: "A message longer than twenty characters" });
-    expect(text).toBe("id:ff01 sub:001 dlvrd:000 submit date:2506010830 done date:2506010830 stat:REJECTD err:002 text:A message longer tha");
+    const text = formatReceiptText({
+      id: "ff01",
+      stat: "REJECTD",
+      err: "002",
+      submittedAt: at,
+      doneAt: at,
+      text: "A message longer than twenty characters",
+    });
+    expect(text).toBe(
+      "id:ff01 sub:001 dlvrd:000 submit date:2506010830 done date:2506010830 stat:REJECTD err:002 text:A message longer tha",
+    );
     expect(receiptFromDeliverSm(deliverSm(4, text))).toMatchObject({ messageId: "ff01", stat: "REJECTD", doneAt: at });
   });
 });

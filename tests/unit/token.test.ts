@@ -49,13 +49,23 @@ describe("parseToken", () => {
       if (token[i] === token[i + 1]) continue;
       expect(parseToken(token.slice(0, i) + token[i + 1] + token[i] + token.slice(i + 2))).toBeNull();
     }
-    for (const bad of [token.slice(0, -1), `${token}0`, token.replace("tmr_live_", "tmr_prod_"), token.replace("tmr_", "sk_"), "", token.toUpperCase()]) {
+    for (const bad of [
+      token.slice(0, -1),
+      `${token}0`,
+      token.replace("tmr_live_", "tmr_prod_"),
+      token.replace("tmr_", "sk_"),
+      "",
+      token.toUpperCase(),
+    ]) {
       expect(parseToken(bad)).toBeNull();
     }
   });
 
   it("refuses arbitrary strings", () => {
-    fc.assert(fc.property(fc.string({ maxLength: 60 }), (text) => parseToken(text) === null), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), (text) => parseToken(text) === null),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -31,6 +31,11 @@ const creditBalanceSchema = z.object({
 });
 
 export const creditBalanceAction = defineAction("balance.credit", creditBalanceSchema, async (input, user) => {
-  const { balance } = await creditBalance({ accountId: input.accountId, amount: input.amount, reason: input.reason, actor: userActor(user) });
+  const { balance } = await creditBalance({
+    accountId: input.accountId,
+    amount: input.amount,
+    reason: input.reason,
+    actor: userActor(user),
+  });
   return { balance: balance.toString() };
 });

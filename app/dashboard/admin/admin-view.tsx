@@ -41,7 +41,11 @@ const accountColumns: Column<AccountRow>[] = [
     header: "Available balance",
     numeric: true,
     className: "font-medium",
-    cell: (account) => <span data-testid="account-balance"><Money value={account.balance} currency={account.currency} /></span>,
+    cell: (account) => (
+      <span data-testid="account-balance">
+        <Money value={account.balance} currency={account.currency} />
+      </span>
+    ),
   },
 ];
 
@@ -62,7 +66,11 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
 
   function credit(account: AccountRow, form: FormData) {
     startTransition(async () => {
-      const result = await creditBalanceAction({ accountId: account.id, amount: String(form.get("amount") ?? ""), reason: String(form.get("reason") ?? "") });
+      const result = await creditBalanceAction({
+        accountId: account.id,
+        amount: String(form.get("amount") ?? ""),
+        reason: String(form.get("reason") ?? ""),
+      });
       setFields(result.ok ? undefined : result.fields);
       if (!result.ok) {
         if (!result.fields) notify("error", result.error);
@@ -83,7 +91,16 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
           rows={pending}
           rowKey={(sender) => sender.id}
           rowAttributes={() => ({ "data-testid": "pending-sender-row" })}
-          actions={(sender) => <Button size="sm" disabled={busy} onClick={() => approve(sender)} aria-label={`Approve ${sender.name} for ${sender.accountName}`}>Approve</Button>}
+          actions={(sender) => (
+            <Button
+              size="sm"
+              disabled={busy}
+              onClick={() => approve(sender)}
+              aria-label={`Approve ${sender.name} for ${sender.accountName}`}
+            >
+              Approve
+            </Button>
+          )}
           empty={<EmptyState icon="tag" title="Nothing to review" description="Sender id requests from account owners appear here." />}
         />
       </Card>
@@ -96,24 +113,64 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
           rowKey={(account) => account.id}
           rowAttributes={(account) => ({ "data-testid": "account-row", "data-account-name": account.name })}
           actions={(account) => (
-            <Button size="sm" variant="secondary" onClick={() => { setFields(undefined); setCrediting(account); }} aria-label={`Credit ${account.name}`}>Credit</Button>
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() => {
+                setFields(undefined);
+                setCrediting(account);
+              }}
+              aria-label={`Credit ${account.name}`}
+            >
+              Credit
+            </Button>
           )}
-          empty={<EmptyState icon="building" title="No accounts yet" description="Create one with the CLI: npm run cli -- accounts:create." />}
+          empty={
+            <EmptyState icon="building" title="No accounts yet" description="Create one with the CLI: npm run cli -- accounts:create." />
+          }
         />
       </Card>
 
-      <Dialog open={crediting !== null} onRequestClose={() => setCrediting(null)} title={`Credit ${crediting?.name ?? ""}`} description="Adds to the available balance at once, as a ledger credit." testId="credit-dialog">
+      <Dialog
+        open={crediting !== null}
+        onRequestClose={() => setCrediting(null)}
+        title={`Credit ${crediting?.name ?? ""}`}
+        description="Adds to the available balance at once, as a ledger credit."
+        testId="credit-dialog"
+      >
         {crediting && (
           <form onSubmit={submitHandler((form) => credit(crediting, form))} className="space-y-4">
-            <Field id="credit-amount" label={`Amount (${crediting.currency})`} hint="Up to four decimals, e.g. 25.50" error={errorFor(fields, "amount")}>
-              <Input id="credit-amount" name="amount" inputMode="decimal" required autoFocus invalid={!!errorFor(fields, "amount")} placeholder="25.00" />
+            <Field
+              id="credit-amount"
+              label={`Amount (${crediting.currency})`}
+              hint="Up to four decimals, e.g. 25.50"
+              error={errorFor(fields, "amount")}
+            >
+              <Input
+                id="credit-amount"
+                name="amount"
+                inputMode="decimal"
+                required
+                autoFocus
+                invalid={!!errorFor(fields, "amount")}
+                placeholder="25.00"
+              />
             </Field>
-            <Field id="credit-reason" label="Reason" hint="Shown in the account's ledger, e.g. “Invoice 2024-031 paid”." error={errorFor(fields, "reason")}>
+            <Field
+              id="credit-reason"
+              label="Reason"
+              hint="Shown in the account's ledger, e.g. “Invoice 2024-031 paid”."
+              error={errorFor(fields, "reason")}
+            >
               <Input id="credit-reason" name="reason" required maxLength={200} invalid={!!errorFor(fields, "reason")} />
             </Field>
             <div className="flex justify-end gap-2">
-              <Button variant="secondary" onClick={() => setCrediting(null)}>Cancel</Button>
-              <Button type="submit" disabled={busy}>{busy ? "Crediting…" : "Credit balance"}</Button>
+              <Button variant="secondary" onClick={() => setCrediting(null)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={busy}>
+                {busy ? "Crediting…" : "Credit balance"}
+              </Button>
             </div>
           </form>
         )}

@@ -11,9 +11,19 @@ export default async function AdminPage() {
   const [accounts, pending] = await Promise.all([listAccounts(), listPendingSenders()]);
   return (
     <>
-      <PageHeader title="Accounts" description="Approve sender id requests and credit prepaid balances. Every credit is a ledger entry with your name and reason on it." />
+      <PageHeader
+        title="Accounts"
+        description="Approve sender id requests and credit prepaid balances. Every credit is a ledger entry with your name and reason on it."
+      />
       <AdminView
-        accounts={accounts.map((account) => ({ id: account.id, name: account.name, currency: account.currency, balance: account.balance.toString(), members: account.members, createdAt: account.createdAt.toISOString() }))}
+        accounts={accounts.map((account) => ({
+          id: account.id,
+          name: account.name,
+          currency: account.currency,
+          balance: account.balance.toString(),
+          members: account.members,
+          createdAt: account.createdAt.toISOString(),
+        }))}
         pending={pending.map((sender) => ({ ...sender, createdAt: sender.createdAt.toISOString() }))}
       />
     </>

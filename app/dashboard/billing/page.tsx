@@ -31,13 +31,21 @@ function ledgerColumns(currency: string): Column<LedgerRow>[] {
       className: "max-w-md",
       cell: (row) =>
         row.messageId ? (
-          <Link href={`/dashboard/messages/${row.messageId}`} className="font-mono text-xs text-brand-700 hover:underline">{row.messageId}</Link>
+          <Link href={`/dashboard/messages/${row.messageId}`} className="font-mono text-xs text-brand-700 hover:underline">
+            {row.messageId}
+          </Link>
         ) : (
           row.reason || "—"
         ),
     },
     { key: "amount", header: "Amount", numeric: true, cell: (row) => <Money value={row.amount} currency={currency} signed /> },
-    { key: "after", header: "Balance after", numeric: true, className: "text-slate-500", cell: (row) => <Money value={row.balanceAfter} currency={currency} /> },
+    {
+      key: "after",
+      header: "Balance after",
+      numeric: true,
+      className: "text-slate-500",
+      cell: (row) => <Money value={row.balanceAfter} currency={currency} />,
+    },
   ];
 }
 
@@ -48,10 +56,23 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
   const [balance, ledger] = await Promise.all([getBalance(user.accountId), listLedger(user.accountId, filters)]);
   return (
     <>
-      <PageHeader title="Balance" description="Sends are paid from a prepaid balance. Each message's charge is held when it is accepted and released if it fails; every change is a ledger entry." />
+      <PageHeader
+        title="Balance"
+        description="Sends are paid from a prepaid balance. Each message's charge is held when it is accepted and released if it fails; every change is a ledger entry."
+      />
       <div className="mb-6 grid gap-4 sm:grid-cols-3">
-        <Stat label="Available" value={<Money value={balance.available} currency={balance.currency} />} testId="balance-available" hint="What new sends can spend" />
-        <Stat label="Held for messages in flight" value={<Money value={balance.held} currency={balance.currency} />} testId="balance-held" hint="Released back if a message fails" />
+        <Stat
+          label="Available"
+          value={<Money value={balance.available} currency={balance.currency} />}
+          testId="balance-available"
+          hint="What new sends can spend"
+        />
+        <Stat
+          label="Held for messages in flight"
+          value={<Money value={balance.held} currency={balance.currency} />}
+          testId="balance-held"
+          hint="Released back if a message fails"
+        />
         <Stat label="Currency" value={balance.currency} hint="Credits are added by Tumira staff" />
       </div>
       <Card>
@@ -78,7 +99,13 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
           rows={ledger.rows}
           rowKey={(row) => String(row.id)}
           rowAttributes={() => ({ "data-testid": "ledger-row" })}
-          empty={<EmptyState icon="wallet" title="No ledger entries match" description="Credits appear here when Tumira staff top up the account; holds and releases when messages are sent." />}
+          empty={
+            <EmptyState
+              icon="wallet"
+              title="No ledger entries match"
+              description="Credits appear here when Tumira staff top up the account; holds and releases when messages are sent."
+            />
+          }
           pagination={{
             firstHref: filters.before ? withParams("/dashboard/billing", params, { before: undefined }) : undefined,
             firstLabel: "Newest",

@@ -20,7 +20,10 @@ type BulkResult = { bulkSendId: string; total: number; charge: string; currency:
 const LISTED_PROBLEMS = 100;
 
 /** POSTs the send with XMLHttpRequest, whose upload events drive the progress bar (fetch has none). */
-function postBulk(payload: unknown, onUpload: (done: number, total: number) => void): Promise<{ status: number; body: BulkResult | DashboardErrorBody }> {
+function postBulk(
+  payload: unknown,
+  onUpload: (done: number, total: number) => void,
+): Promise<{ status: number; body: BulkResult | DashboardErrorBody }> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open("POST", "/api/dashboard/sends/bulk");
@@ -46,7 +49,14 @@ function ProgressBar({ progress }: { progress: Progress }) {
         <span>{progress.label}</span>
         <span className="tabular-nums">{percent}%</span>
       </div>
-      <div className="h-2 overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-label={progress.label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+      <div
+        className="h-2 overflow-hidden rounded-full bg-slate-100"
+        role="progressbar"
+        aria-label={progress.label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+      >
         <div className="h-full rounded-full bg-brand-600 transition-[width]" style={{ width: `${percent}%` }} />
       </div>
     </div>
@@ -83,8 +93,15 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
     onFields(undefined);
     setProgress({ label: `Submitting ${checked.valid.length} messages`, done: 0, total: 1 });
     try {
-      const payload = { to: checked.valid.map((recipient) => recipient.to), message: body, from, ...(webhookUrl.trim() ? { webhook_url: webhookUrl.trim() } : {}) };
-      const response = await postBulk(payload, (done, total) => setProgress({ label: `Submitting ${checked.valid.length} messages`, done, total }));
+      const payload = {
+        to: checked.valid.map((recipient) => recipient.to),
+        message: body,
+        from,
+        ...(webhookUrl.trim() ? { webhook_url: webhookUrl.trim() } : {}),
+      };
+      const response = await postBulk(payload, (done, total) =>
+        setProgress({ label: `Submitting ${checked.valid.length} messages`, done, total }),
+      );
       if (response.status !== 200) {
         const error = response.body as DashboardErrorBody;
         onFields(error.fields);
@@ -109,36 +126,97 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
 
   return (
     <Card>
-      <CardHeader title="Recipients" description="Paste numbers (one per line, or separated by commas) or upload a CSV whose first column holds them." />
+      <CardHeader
+        title="Recipients"
+        description="Paste numbers (one per line, or separated by commas) or upload a CSV whose first column holds them."
+      />
       <CardBody className="space-y-5">
         <div className="grid gap-4 md:grid-cols-2">
           <Field id="bulk-numbers" label="Paste numbers">
-            <Textarea id="bulk-numbers" rows={6} value={text} disabled={csv !== null} onChange={(event) => { setText(event.target.value); setChecked(null); }} placeholder={"+263771234567\n0712345678"} className="font-mono text-xs" />
+            <Textarea
+              id="bulk-numbers"
+              rows={6}
+              value={text}
+              disabled={csv !== null}
+              onChange={(event) => {
+                setText(event.target.value);
+                setChecked(null);
+              }}
+              placeholder={"+263771234567\n0712345678"}
+              className="font-mono text-xs"
+            />
           </Field>
           <div>
             <p className="block text-sm font-medium text-slate-700">Or upload a CSV</p>
-            <label htmlFor="bulk-csv" className="mt-1 flex h-[8.75rem] cursor-pointer flex-col items-center justify-center rounded-md border border-dashed border-slate-300 bg-slate-50 px-4 text-center text-sm text-slate-500 hover:border-brand-500 focus-within:ring-2 focus-within:ring-brand-500/30">
+            <label
+              htmlFor="bulk-csv"
+              className="mt-1 flex h-[8.75rem] cursor-pointer flex-col items-center justify-center rounded-md border border-dashed border-slate-300 bg-slate-50 px-4 text-center text-sm text-slate-500 hover:border-brand-500 focus-within:ring-2 focus-within:ring-brand-500/30"
+            >
               <span className="font-medium text-slate-700">{csv ? csv.name : "Choose a .csv file"}</span>
               <span className="mt-1 text-xs">{csv ? "First column read; a header row is skipped" : "Numbers in the first column"}</span>
-              <input id="bulk-csv" ref={fileInput} type="file" accept=".csv,.txt,text/csv,text/plain" className="sr-only" onChange={(event) => pickFile(event.target.files?.[0])} />
+              <input
+                id="bulk-csv"
+                ref={fileInput}
+                type="file"
+                accept=".csv,.txt,text/csv,text/plain"
+                className="sr-only"
+                onChange={(event) => pickFile(event.target.files?.[0])}
+              />
             </label>
-            {csv && <button type="button" className="mt-1 text-xs text-slate-500 underline" onClick={() => { pickFile(undefined); if (fileInput.current) fileInput.current.value = ""; }}>Remove file</button>}
+            {csv && (
+              <button
+                type="button"
+                className="mt-1 text-xs text-slate-500 underline"
+                onClick={() => {
+                  pickFile(undefined);
+                  if (fileInput.current) fileInput.current.value = "";
+                }}
+              >
+                Remove file
+              </button>
+            )}
           </div>
         </div>
-        <Field id="bulk-webhook" label="Webhook URL (optional)" hint="Tumira posts each message's status changes here, signed with your webhook secret." error={errorFor(fields, "webhook_url")}>
-          <Input id="bulk-webhook" type="url" value={webhookUrl} onChange={(event) => setWebhookUrl(event.target.value)} placeholder="https://example.com/hooks/sms" invalid={!!errorFor(fields, "webhook_url")} />
+        <Field
+          id="bulk-webhook"
+          label="Webhook URL (optional)"
+          hint="Tumira posts each message's status changes here, signed with your webhook secret."
+          error={errorFor(fields, "webhook_url")}
+        >
+          <Input
+            id="bulk-webhook"
+            type="url"
+            value={webhookUrl}
+            onChange={(event) => setWebhookUrl(event.target.value)}
+            placeholder="https://example.com/hooks/sms"
+            invalid={!!errorFor(fields, "webhook_url")}
+          />
         </Field>
         {progress && <ProgressBar progress={progress} />}
         {checked && price && <CheckSummary checked={checked} price={price} segments={segments} currency={currency} available={available} />}
-        {refusal && <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="send-error">{refusal}</p>}
+        {refusal && (
+          <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="send-error">
+            {refusal}
+          </p>
+        )}
         {result && (
           <div className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900" data-testid="bulk-result">
-            <p className="font-medium">{result.total} messages accepted; <Money value={result.charge} currency={result.currency} testId="bulk-result-charge" /> held.</p>
-            <Link href={`/dashboard/messages?bulk=${result.bulkSendId}`} className="mt-1 inline-block font-medium text-brand-700 underline" data-testid="bulk-result-link">View the messages</Link>
+            <p className="font-medium">
+              {result.total} messages accepted; <Money value={result.charge} currency={result.currency} testId="bulk-result-charge" /> held.
+            </p>
+            <Link
+              href={`/dashboard/messages?bulk=${result.bulkSendId}`}
+              className="mt-1 inline-block font-medium text-brand-700 underline"
+              data-testid="bulk-result-link"
+            >
+              View the messages
+            </Link>
           </div>
         )}
         <div className="flex flex-wrap justify-end gap-2 border-t border-slate-100 pt-4">
-          <Button variant="secondary" onClick={check} disabled={progress !== null || (!text.trim() && !csv)}>Check numbers</Button>
+          <Button variant="secondary" onClick={check} disabled={progress !== null || (!text.trim() && !csv)}>
+            Check numbers
+          </Button>
           <Button onClick={send} disabled={progress !== null || !checked || checked.valid.length === 0 || !body.trim() || overBalance}>
             {checked ? `Send to ${checked.valid.length} recipients` : "Send"}
           </Button>
@@ -148,25 +226,64 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
   );
 }
 
-function CheckSummary({ checked, price, segments, currency, available }: { checked: CheckedRecipients; price: ReturnType<typeof priceSend>; segments: number; currency: string; available: string }) {
+function CheckSummary({
+  checked,
+  price,
+  segments,
+  currency,
+  available,
+}: {
+  checked: CheckedRecipients;
+  price: ReturnType<typeof priceSend>;
+  segments: number;
+  currency: string;
+  available: string;
+}) {
   const overBalance = price.total > BigInt(available);
   return (
     <div className="space-y-4" data-testid="bulk-summary">
       <div className="grid gap-3 sm:grid-cols-3">
         <Summary label="Valid recipients" value={checked.valid.length} testId="bulk-valid-count" />
-        <Summary label="Invalid" value={checked.invalid.length} tone={checked.invalid.length ? "red" : undefined} testId="bulk-invalid-count" />
-        <Summary label="Duplicates removed" value={checked.duplicates.length} tone={checked.duplicates.length ? "amber" : undefined} testId="bulk-duplicate-count" />
+        <Summary
+          label="Invalid"
+          value={checked.invalid.length}
+          tone={checked.invalid.length ? "red" : undefined}
+          testId="bulk-invalid-count"
+        />
+        <Summary
+          label="Duplicates removed"
+          value={checked.duplicates.length}
+          tone={checked.duplicates.length ? "amber" : undefined}
+          testId="bulk-duplicate-count"
+        />
       </div>
       {checked.invalid.length > 0 && (
-        <ProblemList title="Invalid numbers (not sent)" rows={checked.invalid.map((entry) => ({ line: entry.line, value: entry.value, note: entry.reason }))} testId="invalid-row" />
+        <ProblemList
+          title="Invalid numbers (not sent)"
+          rows={checked.invalid.map((entry) => ({ line: entry.line, value: entry.value, note: entry.reason }))}
+          testId="invalid-row"
+        />
       )}
       {checked.duplicates.length > 0 && (
-        <ProblemList title="Duplicates (sent once)" rows={checked.duplicates.map((entry) => ({ line: entry.line, value: entry.value, note: `same as line ${entry.firstLine} (${entry.to})` }))} testId="duplicate-row" />
+        <ProblemList
+          title="Duplicates (sent once)"
+          rows={checked.duplicates.map((entry) => ({
+            line: entry.line,
+            value: entry.value,
+            note: `same as line ${entry.firstLine} (${entry.to})`,
+          }))}
+          testId="duplicate-row"
+        />
       )}
       <div className="overflow-hidden rounded-lg border border-slate-200">
         <Table>
           <thead>
-            <tr><Th>Carrier</Th><Th className="text-right">Recipients</Th><Th className="text-right">Segments</Th><Th className="text-right">Cost</Th></tr>
+            <tr>
+              <Th>Carrier</Th>
+              <Th className="text-right">Recipients</Th>
+              <Th className="text-right">Segments</Th>
+              <Th className="text-right">Cost</Th>
+            </tr>
           </thead>
           <tbody>
             {operators.map((operator) => (
@@ -174,22 +291,36 @@ function CheckSummary({ checked, price, segments, currency, available }: { check
                 <Td className="capitalize">{operator}</Td>
                 <Td className="text-right tabular-nums">{checked.perOperator[operator]}</Td>
                 <Td className="text-right tabular-nums">{checked.perOperator[operator] * segments}</Td>
-                <Td className="text-right"><Money value={price.perOperator[operator]} currency={currency} /></Td>
+                <Td className="text-right">
+                  <Money value={price.perOperator[operator]} currency={currency} />
+                </Td>
               </tr>
             ))}
             <tr className="font-semibold text-slate-900">
               <Td>Total</Td>
               <Td className="text-right tabular-nums">{checked.valid.length}</Td>
-              <Td className="text-right tabular-nums" data-testid="bulk-total-segments">{checked.valid.length * segments}</Td>
-              <Td className="text-right"><Money value={price.total} currency={currency} testId="bulk-total-cost" /></Td>
+              <Td className="text-right tabular-nums" data-testid="bulk-total-segments">
+                {checked.valid.length * segments}
+              </Td>
+              <Td className="text-right">
+                <Money value={price.total} currency={currency} testId="bulk-total-cost" />
+              </Td>
             </tr>
           </tbody>
         </Table>
       </div>
       <p className={overBalance ? "text-sm font-medium text-red-700" : "text-sm text-slate-500"} data-testid="bulk-balance-check">
-        {overBalance
-          ? <>This send costs more than the available balance (<Money value={available} currency={currency} />). Remove recipients or ask for a top-up.</>
-          : <>Available balance: <Money value={available} currency={currency} />; after this send: <Money value={BigInt(available) - price.total} currency={currency} />.</>}
+        {overBalance ? (
+          <>
+            This send costs more than the available balance (<Money value={available} currency={currency} />
+            ). Remove recipients or ask for a top-up.
+          </>
+        ) : (
+          <>
+            Available balance: <Money value={available} currency={currency} />; after this send:{" "}
+            <Money value={BigInt(available) - price.total} currency={currency} />.
+          </>
+        )}
       </p>
     </div>
   );
@@ -200,7 +331,9 @@ function Summary({ label, value, tone, testId }: { label: string; value: number;
   return (
     <div className="rounded-lg border border-slate-200 px-4 py-3">
       <p className="text-xs text-slate-500">{label}</p>
-      <p className={`mt-0.5 text-xl font-semibold tabular-nums ${color}`} data-testid={testId}>{value}</p>
+      <p className={`mt-0.5 text-xl font-semibold tabular-nums ${color}`} data-testid={testId}>
+        {value}
+      </p>
     </div>
   );
 }

@@ -14,6 +14,7 @@ export type RecipientsProps = {
 
 /** The refusal of a send as the user should read it. */
 export function sendErrorText(result: { code: string; error: string }): string {
-  if (result.code === "INSUFFICIENT_BALANCE") return "Insufficient balance: the available balance does not cover this send. Nothing was sent or charged.";
+  if (result.code === "INSUFFICIENT_BALANCE")
+    return "Insufficient balance: the available balance does not cover this send. Nothing was sent or charged.";
   return result.error;
 }

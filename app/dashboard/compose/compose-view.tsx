@@ -39,7 +39,10 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
               type="button"
               aria-selected={mode === value}
               onClick={() => setMode(value)}
-              className={cn("rounded-md px-4 py-1.5 text-sm font-medium", mode === value ? "bg-slate-900 text-white" : "text-slate-600 hover:text-slate-900")}
+              className={cn(
+                "rounded-md px-4 py-1.5 text-sm font-medium",
+                mode === value ? "bg-slate-900 text-white" : "text-slate-600 hover:text-slate-900",
+              )}
             >
               {value === "single" ? "One recipient" : "Bulk send"}
             </button>
@@ -50,25 +53,56 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
           <CardBody className="space-y-4">
             <Field id="compose-from" label="From (sender id)" error={errorFor(fields, "from")}>
               <Select id="compose-from" value={from} onChange={(event) => setFrom(event.target.value)} invalid={!!errorFor(fields, "from")}>
-                {senders.map((sender) => <option key={sender} value={sender}>{sender}</option>)}
+                {senders.map((sender) => (
+                  <option key={sender} value={sender}>
+                    {sender}
+                  </option>
+                ))}
               </Select>
             </Field>
             <Field id="compose-message" label="Message" error={errorFor(fields, "message")}>
-              <Textarea id="compose-message" rows={5} value={body} onChange={(event) => setBody(event.target.value)} placeholder="Your order has shipped…" invalid={!!errorFor(fields, "message")} />
+              <Textarea
+                id="compose-message"
+                rows={5}
+                value={body}
+                onChange={(event) => setBody(event.target.value)}
+                placeholder="Your order has shipped…"
+                invalid={!!errorFor(fields, "message")}
+              />
             </Field>
           </CardBody>
         </Card>
         {mode === "single" ? (
-          <SingleRecipient from={from} body={body} segments={segments} rates={rates} currency={currency} available={available} fields={fields} onFields={setFields} />
+          <SingleRecipient
+            from={from}
+            body={body}
+            segments={segments}
+            rates={rates}
+            currency={currency}
+            available={available}
+            fields={fields}
+            onFields={setFields}
+          />
         ) : (
-          <BulkRecipients from={from} body={body} segments={segments} rates={rates} currency={currency} available={available} fields={fields} onFields={setFields} />
+          <BulkRecipients
+            from={from}
+            body={body}
+            segments={segments}
+            rates={rates}
+            currency={currency}
+            available={available}
+            fields={fields}
+            onFields={setFields}
+          />
         )}
       </div>
       <aside className="space-y-4 lg:sticky lg:top-6 lg:self-start">
         <MessageCounter body={body} rates={rates} currency={currency} />
         <div className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
           <p className="text-xs text-slate-500">Available balance</p>
-          <p className="mt-0.5 text-lg font-semibold text-slate-900"><Money value={available} currency={currency} testId="compose-available" /></p>
+          <p className="mt-0.5 text-lg font-semibold text-slate-900">
+            <Money value={available} currency={currency} testId="compose-available" />
+          </p>
         </div>
       </aside>
     </div>
@@ -103,20 +137,52 @@ function SingleRecipient({ from, body, segments, rates, currency, available, fie
       <CardHeader title="Recipient" />
       <CardBody>
         <form onSubmit={submitHandler(send)} className="space-y-4">
-          <Field id="compose-to" label="Phone number" hint="+263 77…, 0771…: Econet, NetOne or Telecel mobiles." error={errorFor(fields, "to") ?? (parsed && !parsed.ok ? parsed.reason : undefined)}>
+          <Field
+            id="compose-to"
+            label="Phone number"
+            hint="+263 77…, 0771…: Econet, NetOne or Telecel mobiles."
+            error={errorFor(fields, "to") ?? (parsed && !parsed.ok ? parsed.reason : undefined)}
+          >
             <div className="flex items-center gap-3">
-              <Input id="compose-to" value={to} onChange={(event) => setTo(event.target.value)} inputMode="tel" autoComplete="off" placeholder="+263 77 123 4567" invalid={!!errorFor(fields, "to") || (parsed !== null && !parsed.ok)} />
-              {parsed?.ok && <Badge tone="blue" className="capitalize">{parsed.recipient.operator}</Badge>}
+              <Input
+                id="compose-to"
+                value={to}
+                onChange={(event) => setTo(event.target.value)}
+                inputMode="tel"
+                autoComplete="off"
+                placeholder="+263 77 123 4567"
+                invalid={!!errorFor(fields, "to") || (parsed !== null && !parsed.ok)}
+              />
+              {parsed?.ok && (
+                <Badge tone="blue" className="capitalize">
+                  {parsed.recipient.operator}
+                </Badge>
+              )}
             </div>
           </Field>
-          {refusal && <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="send-error">{refusal}</p>}
+          {refusal && (
+            <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="send-error">
+              {refusal}
+            </p>
+          )}
           <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
             <p className="text-sm text-slate-500">
-              {cost !== null && body ? <>This message costs <Money value={cost} currency={currency} exact className="font-medium text-slate-900" testId="single-cost" /></> : "Enter a number and a message to see the cost."}
+              {cost !== null && body ? (
+                <>
+                  This message costs{" "}
+                  <Money value={cost} currency={currency} exact className="font-medium text-slate-900" testId="single-cost" />
+                </>
+              ) : (
+                "Enter a number and a message to see the cost."
+              )}
             </p>
-            <Button type="submit" disabled={pending}>{pending ? "Sending…" : "Send message"}</Button>
+            <Button type="submit" disabled={pending}>
+              {pending ? "Sending…" : "Send message"}
+            </Button>
           </div>
-          {cost !== null && cost > BigInt(available) && <p className="text-sm text-amber-700">This costs more than the available balance; the send will be refused.</p>}
+          {cost !== null && cost > BigInt(available) && (
+            <p className="text-sm text-amber-700">This costs more than the available balance; the send will be refused.</p>
+          )}
         </form>
       </CardBody>
     </Card>

@@ -15,18 +15,37 @@ export const metadata: Metadata = { title: "Compose" };
 
 export default async function ComposePage({ searchParams }: { searchParams: Promise<{ mode?: string }> }) {
   const user = await requireAccountPage("messages.send");
-  const [senders, rates, balance, { mode }] = await Promise.all([listSenders(user.accountId), getAccountRates(user.accountId), getBalance(user.accountId), searchParams]);
+  const [senders, rates, balance, { mode }] = await Promise.all([
+    listSenders(user.accountId),
+    getAccountRates(user.accountId),
+    getBalance(user.accountId),
+    searchParams,
+  ]);
   const approved = senders.filter((sender) => sender.status === "approved").map((sender) => sender.name);
   const rateTable = Object.fromEntries(operators.map((operator) => [operator, rates[operator].toString()])) as RateTable;
   return (
     <>
-      <PageHeader title="Compose" description="Send to one number or to a list. Sends from here go through the same checks, pricing and balance as the API." />
+      <PageHeader
+        title="Compose"
+        description="Send to one number or to a list. Sends from here go through the same checks, pricing and balance as the API."
+      />
       {approved.length === 0 ? (
         <Card>
-          <EmptyState icon="tag" title="No approved sender id yet" description="Every message goes out under an approved sender id. Request one; you can send once an administrator approves it." action={<ButtonLink href="/dashboard/senders">Request a sender id</ButtonLink>} />
+          <EmptyState
+            icon="tag"
+            title="No approved sender id yet"
+            description="Every message goes out under an approved sender id. Request one; you can send once an administrator approves it."
+            action={<ButtonLink href="/dashboard/senders">Request a sender id</ButtonLink>}
+          />
         </Card>
       ) : (
-        <ComposeView senders={approved} rates={rateTable} currency={balance.currency} available={balance.available.toString()} initialMode={mode === "bulk" ? "bulk" : "single"} />
+        <ComposeView
+          senders={approved}
+          rates={rateTable}
+          currency={balance.currency}
+          available={balance.available.toString()}
+          initialMode={mode === "bulk" ? "bulk" : "single"}
+        />
       )}
     </>
   );

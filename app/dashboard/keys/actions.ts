@@ -13,7 +13,12 @@ export const createKeyAction = defineAction(
   "keys.manage",
   z.object({ name: keyNameSchema, test: z.boolean().default(false) }),
   async (input, user): Promise<ShownKey> => {
-    const key = await createApiKey({ accountId: accountIdOf(user), name: input.name, mode: input.test ? "test" : "live", actor: userActor(user) });
+    const key = await createApiKey({
+      accountId: accountIdOf(user),
+      name: input.name,
+      mode: input.test ? "test" : "live",
+      actor: userActor(user),
+    });
     return { id: key.id, name: key.name, token: key.token, mode: key.mode };
   },
 );
@@ -28,7 +33,18 @@ export const rollKeyAction = defineAction(
   "keys.manage",
   z.object({ id: z.uuid(), grace: z.enum(Object.keys(rollGracePeriods) as [RollGracePeriod, ...RollGracePeriod[]]) }),
   async (input, user): Promise<ShownKey & { oldExpiresAt: string }> => {
-    const { replacement, old } = await rollApiKey({ accountId: accountIdOf(user), keyId: input.id, grace: input.grace, actor: userActor(user) });
-    return { id: replacement.id, name: replacement.name, token: replacement.token, mode: replacement.mode, oldExpiresAt: old.expiresAt!.toISOString() };
+    const { replacement, old } = await rollApiKey({
+      accountId: accountIdOf(user),
+      keyId: input.id,
+      grace: input.grace,
+      actor: userActor(user),
+    });
+    return {
+      id: replacement.id,
+      name: replacement.name,
+      token: replacement.token,
+      mode: replacement.mode,
+      oldExpiresAt: old.expiresAt!.toISOString(),
+    };
   },
 );

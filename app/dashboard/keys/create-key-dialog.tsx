@@ -28,22 +28,42 @@ export function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; o
   }
 
   return (
-    <Dialog open={open} onRequestClose={onClose} title="Create an API key" description="Name the key after where it will live, e.g. “production server”." testId="create-key-dialog">
+    <Dialog
+      open={open}
+      onRequestClose={onClose}
+      title="Create an API key"
+      description="Name the key after where it will live, e.g. “production server”."
+      testId="create-key-dialog"
+    >
       <form id="create-key-form" onSubmit={submitHandler(create)} className="space-y-4">
         <Field id="key-name" label="Name" error={errorFor(fields, "name")}>
-          <Input id="key-name" name="name" required maxLength={100} data-autofocus invalid={!!errorFor(fields, "name")} placeholder="Production server" />
+          <Input
+            id="key-name"
+            name="name"
+            required
+            maxLength={100}
+            data-autofocus
+            invalid={!!errorFor(fields, "name")}
+            placeholder="Production server"
+          />
         </Field>
         <label className="flex items-start gap-3 rounded-lg border border-slate-200 p-3 text-sm">
           <input type="checkbox" name="test" className="mt-0.5 h-4 w-4 accent-violet-600" />
           <span>
             <span className="font-medium text-slate-900">Test key</span>
-            <span className="block text-slate-500">Messages are priced and simulated but never reach a carrier and never touch the balance.</span>
+            <span className="block text-slate-500">
+              Messages are priced and simulated but never reach a carrier and never touch the balance.
+            </span>
           </span>
         </label>
       </form>
       <div className="mt-5 flex justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>Cancel</Button>
-        <Button type="submit" form="create-key-form" disabled={pending}>{pending ? "Creating…" : "Create key"}</Button>
+        <Button variant="secondary" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" form="create-key-form" disabled={pending}>
+          {pending ? "Creating…" : "Create key"}
+        </Button>
       </div>
     </Dialog>
   );

@@ -34,7 +34,9 @@ const columns: Column<KeyRow>[] = [
     className: "min-w-40",
     cell: (row) => (
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium text-slate-900">
-        <span className="wrap-anywhere" data-testid="key-name">{row.name}</span>
+        <span className="wrap-anywhere" data-testid="key-name">
+          {row.name}
+        </span>
         {row.mode === "test" && <Badge tone="violet">Test</Badge>}
       </div>
     ),
@@ -44,7 +46,9 @@ const columns: Column<KeyRow>[] = [
     header: "Key",
     nowrap: true,
     cell: (row) => (
-      <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700" data-testid="key-prefix">{row.prefix ? `${row.prefix}…` : "(no prefix recorded)"}</code>
+      <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700" data-testid="key-prefix">
+        {row.prefix ? `${row.prefix}…` : "(no prefix recorded)"}
+      </code>
     ),
   },
   {
@@ -54,7 +58,9 @@ const columns: Column<KeyRow>[] = [
       <div className="flex flex-col items-start gap-1">
         <KeyStatus row={row} />
         {row.successorId && (
-          <a href={`#key-${row.successorId}`} className="text-xs text-brand-700 hover:underline" data-testid="key-successor">Replaced by the newer key</a>
+          <a href={`#key-${row.successorId}`} className="text-xs text-brand-700 hover:underline" data-testid="key-successor">
+            Replaced by the newer key
+          </a>
         )}
       </div>
     ),
@@ -89,12 +95,25 @@ export function KeysView({ keys }: { keys: KeyRow[] }) {
           columns={columns}
           rows={keys}
           rowKey={(row) => row.id}
-          rowAttributes={(row) => ({ "data-testid": "key-row", "data-key-name": row.name, id: `key-${row.id}`, className: row.active ? undefined : "bg-slate-50/60" })}
+          rowAttributes={(row) => ({
+            "data-testid": "key-row",
+            "data-key-name": row.name,
+            id: `key-${row.id}`,
+            className: row.active ? undefined : "bg-slate-50/60",
+          })}
           actions={(row) =>
             row.active && (
               <>
-                <Button variant="secondary" size="sm" onClick={() => setRolling(row)} aria-label={`Roll ${row.name}`}>Roll</Button>
-                <Button variant="ghost" size="sm" className="text-red-600 hover:bg-red-50 hover:text-red-700" onClick={() => setRevoking(row)} aria-label={`Revoke ${row.name}`}>
+                <Button variant="secondary" size="sm" onClick={() => setRolling(row)} aria-label={`Roll ${row.name}`}>
+                  Roll
+                </Button>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="text-red-600 hover:bg-red-50 hover:text-red-700"
+                  onClick={() => setRevoking(row)}
+                  aria-label={`Revoke ${row.name}`}
+                >
                   Revoke
                 </Button>
               </>

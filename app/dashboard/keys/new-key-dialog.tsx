@@ -32,7 +32,13 @@ export function NewKeyDialog({ shown, onClose }: { shown: ShownKey | null; onClo
   }
 
   return (
-    <Dialog open={shown !== null} onRequestClose={requestClose} title={`Your new key “${shown?.name ?? ""}”`} testId="new-key-dialog" size="lg">
+    <Dialog
+      open={shown !== null}
+      onRequestClose={requestClose}
+      title={`Your new key “${shown?.name ?? ""}”`}
+      testId="new-key-dialog"
+      size="lg"
+    >
       {shown && (
         <div className="space-y-4">
           <div className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="key-warning">
@@ -40,15 +46,34 @@ export function NewKeyDialog({ shown, onClose }: { shown: ShownKey | null; onClo
             <p className="mt-0.5">Tumira keeps only a hash of it. If you lose it, roll or revoke it and create a new one.</p>
           </div>
           <div className="flex gap-2">
-            <Input id="new-key-token" readOnly value={shown.token} className="min-w-0 font-mono text-xs" onFocus={(event) => event.currentTarget.select()} data-testid="new-key-token" aria-label="API key" />
+            <Input
+              id="new-key-token"
+              readOnly
+              value={shown.token}
+              className="min-w-0 font-mono text-xs"
+              onFocus={(event) => event.currentTarget.select()}
+              data-testid="new-key-token"
+              aria-label="API key"
+            />
             <CopyButton text={shown.token} targetId="new-key-token" autoFocus onCopied={() => setCopied(true)} />
           </div>
           {confirmingClose ? (
-            <div role="alertdialog" aria-labelledby="confirm-close-text" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 bg-slate-50 px-4 py-3" data-testid="confirm-close">
-              <p id="confirm-close-text" className="text-sm text-slate-700">Have you copied the key? It cannot be shown again.</p>
+            <div
+              role="alertdialog"
+              aria-labelledby="confirm-close-text"
+              className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 bg-slate-50 px-4 py-3"
+              data-testid="confirm-close"
+            >
+              <p id="confirm-close-text" className="text-sm text-slate-700">
+                Have you copied the key? It cannot be shown again.
+              </p>
               <div className="flex gap-2">
-                <Button ref={goBack} variant="secondary" size="sm" onClick={() => setConfirmingClose(false)}>Go back</Button>
-                <Button variant="danger" size="sm" onClick={close}>Close, I copied it</Button>
+                <Button ref={goBack} variant="secondary" size="sm" onClick={() => setConfirmingClose(false)}>
+                  Go back
+                </Button>
+                <Button variant="danger" size="sm" onClick={close}>
+                  Close, I copied it
+                </Button>
               </div>
             </div>
           ) : (

@@ -24,12 +24,20 @@ export function RevokeKeyDialog({ revoking, onClose }: { revoking: KeyRow | null
   }
 
   return (
-    <Dialog open={revoking !== null} onRequestClose={onClose} title={`Revoke “${revoking?.name ?? ""}”?`} testId="revoke-dialog"
+    <Dialog
+      open={revoking !== null}
+      onRequestClose={onClose}
+      title={`Revoke “${revoking?.name ?? ""}”?`}
+      testId="revoke-dialog"
       description="Requests with this key will be refused (401) immediately. Revoked keys stay listed and cannot be reactivated."
       footer={
         <>
-          <Button variant="secondary" onClick={onClose} data-autofocus>Cancel</Button>
-          <Button variant="danger" disabled={pending} onClick={() => revoking && revoke(revoking)} className="max-w-full truncate">Revoke {revoking?.name}</Button>
+          <Button variant="secondary" onClick={onClose} data-autofocus>
+            Cancel
+          </Button>
+          <Button variant="danger" disabled={pending} onClick={() => revoking && revoke(revoking)} className="max-w-full truncate">
+            Revoke {revoking?.name}
+          </Button>
         </>
       }
     />

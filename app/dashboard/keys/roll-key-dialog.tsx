@@ -16,7 +16,15 @@ const graceOptions = [
 ] as const;
 
 /** Replaces a key, keeping the old one working for the chosen grace period; the replacement goes to the reveal-once dialog. */
-export function RollKeyDialog({ rolling, onClose, onRolled }: { rolling: KeyRow | null; onClose: () => void; onRolled: (key: ShownKey) => void }) {
+export function RollKeyDialog({
+  rolling,
+  onClose,
+  onRolled,
+}: {
+  rolling: KeyRow | null;
+  onClose: () => void;
+  onRolled: (key: ShownKey) => void;
+}) {
   const notify = useToast();
   const [pending, startTransition] = useTransition();
 
@@ -30,18 +38,31 @@ export function RollKeyDialog({ rolling, onClose, onRolled }: { rolling: KeyRow 
   }
 
   return (
-    <Dialog open={rolling !== null} onRequestClose={onClose} title={`Roll “${rolling?.name ?? ""}”`} testId="roll-dialog"
-      description="Creates a replacement key with the same name. The old key keeps working for the grace period you choose, so you can deploy the new one first.">
+    <Dialog
+      open={rolling !== null}
+      onRequestClose={onClose}
+      title={`Roll “${rolling?.name ?? ""}”`}
+      testId="roll-dialog"
+      description="Creates a replacement key with the same name. The old key keeps working for the grace period you choose, so you can deploy the new one first."
+    >
       {rolling && (
         <form onSubmit={submitHandler((form) => roll(rolling, form))} className="space-y-4">
           <Field id="roll-grace" label="Grace period for the old key">
             <Select id="roll-grace" name="grace" defaultValue="24h" data-autofocus>
-              {graceOptions.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+              {graceOptions.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
             </Select>
           </Field>
           <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={onClose}>Cancel</Button>
-            <Button type="submit" disabled={pending}>{pending ? "Rolling…" : "Roll key"}</Button>
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={pending}>
+              {pending ? "Rolling…" : "Roll key"}
+            </Button>
           </div>
         </form>
       )}

@@ -30,7 +30,12 @@ function columns(currentUserId: string): Column<MemberRow>[] {
         </>
       ),
     },
-    { key: "role", header: "Role", nowrap: true, cell: (member) => <Badge tone={member.role === "owner" ? "blue" : "gray"}>{member.role === "owner" ? "Owner" : "Developer"}</Badge> },
+    {
+      key: "role",
+      header: "Role",
+      nowrap: true,
+      cell: (member) => <Badge tone={member.role === "owner" ? "blue" : "gray"}>{member.role === "owner" ? "Owner" : "Developer"}</Badge>,
+    },
     { key: "added", header: "Added", nowrap: true, cell: (member) => <Time value={member.createdAt} /> },
   ];
 }
@@ -46,7 +51,10 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
 
   function add(form: FormData) {
     startTransition(async () => {
-      const result = await addMemberAction({ email: String(form.get("email") ?? ""), role: String(form.get("role")) as "owner" | "developer" });
+      const result = await addMemberAction({
+        email: String(form.get("email") ?? ""),
+        role: String(form.get("role")) as "owner" | "developer",
+      });
       setFields(result.ok ? undefined : result.fields);
       if (!result.ok) {
         if (!result.fields) notify("error", result.error);
@@ -70,7 +78,11 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
   return (
     <>
       <Card>
-        <CardHeader title="Members" description="Owners manage everything, including members. Developers manage keys, send and read messages." actions={<Button onClick={() => setAdding(true)}>Add member</Button>} />
+        <CardHeader
+          title="Members"
+          description="Owners manage everything, including members. Developers manage keys, send and read messages."
+          actions={<Button onClick={() => setAdding(true)}>Add member</Button>}
+        />
         <DataTable
           columns={columns(currentUserId)}
           rows={members}
@@ -78,14 +90,34 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
           rowAttributes={() => ({ "data-testid": "member-row" })}
           actions={(member) =>
             member.id !== currentUserId && (
-              <Button variant="ghost" size="sm" className="text-red-600 hover:bg-red-50" onClick={() => setRemoving(member)} aria-label={`Remove ${member.email}`}>Remove</Button>
+              <Button
+                variant="ghost"
+                size="sm"
+                className="text-red-600 hover:bg-red-50"
+                onClick={() => setRemoving(member)}
+                aria-label={`Remove ${member.email}`}
+              >
+                Remove
+              </Button>
             )
           }
-          empty={<EmptyState icon="users" title="No members" description="Add an owner or a developer; they sign in with a first password shown to you once." />}
+          empty={
+            <EmptyState
+              icon="users"
+              title="No members"
+              description="Add an owner or a developer; they sign in with a first password shown to you once."
+            />
+          }
         />
       </Card>
 
-      <Dialog open={adding} onRequestClose={() => setAdding(false)} title="Add a member" description="They sign in with the email and a first password shown to you once." testId="add-member-dialog">
+      <Dialog
+        open={adding}
+        onRequestClose={() => setAdding(false)}
+        title="Add a member"
+        description="They sign in with the email and a first password shown to you once."
+        testId="add-member-dialog"
+      >
         <form id="add-member-form" onSubmit={submitHandler(add)} className="space-y-4">
           <Field id="member-email" label="Email" error={errorFor(fields, "email")}>
             <Input id="member-email" name="email" type="email" required data-autofocus invalid={!!errorFor(fields, "email")} />
@@ -98,30 +130,54 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
           </Field>
         </form>
         <div className="mt-5 flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => setAdding(false)}>Cancel</Button>
-          <Button type="submit" form="add-member-form" disabled={pending}>{pending ? "Adding…" : "Add member"}</Button>
+          <Button variant="secondary" onClick={() => setAdding(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" form="add-member-form" disabled={pending}>
+            {pending ? "Adding…" : "Add member"}
+          </Button>
         </div>
       </Dialog>
 
-      <Dialog open={added !== null} onRequestClose={() => setAdded(null)} title={`${added?.email ?? ""} can sign in`} testId="member-added-dialog"
-        footer={<Button onClick={() => setAdded(null)}>Done</Button>}>
+      <Dialog
+        open={added !== null}
+        onRequestClose={() => setAdded(null)}
+        title={`${added?.email ?? ""} can sign in`}
+        testId="member-added-dialog"
+        footer={<Button onClick={() => setAdded(null)}>Done</Button>}
+      >
         {added && (
           <div className="space-y-3">
             <p className="text-sm text-slate-600">Pass on this first password securely. It is shown only now.</p>
             <div className="flex gap-2">
-              <Input id="member-password" readOnly value={added.password} className="min-w-0 font-mono" aria-label="First password" data-testid="member-password" />
+              <Input
+                id="member-password"
+                readOnly
+                value={added.password}
+                className="min-w-0 font-mono"
+                aria-label="First password"
+                data-testid="member-password"
+              />
               <CopyButton text={added.password} targetId="member-password" autoFocus />
             </div>
           </div>
         )}
       </Dialog>
 
-      <Dialog open={removing !== null} onRequestClose={() => setRemoving(null)} title={`Remove ${removing?.email ?? ""}?`} testId="remove-member-dialog"
+      <Dialog
+        open={removing !== null}
+        onRequestClose={() => setRemoving(null)}
+        title={`Remove ${removing?.email ?? ""}?`}
+        testId="remove-member-dialog"
         description="They lose access at once: every session they have open stops working."
         footer={
           <>
-            <Button variant="secondary" onClick={() => setRemoving(null)}>Cancel</Button>
-            <Button variant="danger" disabled={pending} onClick={() => removing && remove(removing)}>Remove member</Button>
+            <Button variant="secondary" onClick={() => setRemoving(null)}>
+              Cancel
+            </Button>
+            <Button variant="danger" disabled={pending} onClick={() => removing && remove(removing)}>
+              Remove member
+            </Button>
           </>
         }
       />

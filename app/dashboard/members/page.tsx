@@ -8,7 +8,12 @@ export const metadata: Metadata = { title: "Members" };
 
 export default async function MembersPage() {
   const user = await requireAccountPage("members.manage");
-  const members = (await listMembers(user.accountId)).map((member) => ({ id: member.id, email: member.email, role: member.role, createdAt: member.createdAt.toISOString() }));
+  const members = (await listMembers(user.accountId)).map((member) => ({
+    id: member.id,
+    email: member.email,
+    role: member.role,
+    createdAt: member.createdAt.toISOString(),
+  }));
   return (
     <>
       <PageHeader title="Members" description="People who can sign in to this account's dashboard." />

@@ -27,7 +27,10 @@ function MessageCharge({ row }: { row: MessageRow }) {
   if (row.status === "failed") {
     return (
       <span className="text-slate-400" data-testid="charge-released">
-        <s><Money value={row.charge} currency={row.currency} /></s> released
+        <s>
+          <Money value={row.charge} currency={row.currency} />
+        </s>{" "}
+        released
       </span>
     );
   }
@@ -40,8 +43,12 @@ const columns: Column<MessageRow>[] = [
     header: "Recipient",
     cell: (row) => (
       <>
-        <Link href={`/dashboard/messages/${row.id}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">{row.to}</Link>
-        <p className="font-mono text-[11px] text-slate-400" title={row.id} data-testid="short-id">…{row.id.slice(-8)}</p>
+        <Link href={`/dashboard/messages/${row.id}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+          {row.to}
+        </Link>
+        <p className="font-mono text-[11px] text-slate-400" title={row.id} data-testid="short-id">
+          …{row.id.slice(-8)}
+        </p>
       </>
     ),
   },
@@ -63,7 +70,9 @@ const columns: Column<MessageRow>[] = [
     cell: (row) => (
       <>
         <p className="truncate text-slate-600">{row.bodyPreview}</p>
-        <p className="text-xs text-slate-400">{row.senderId} · {row.segments} segment{row.segments === 1 ? "" : "s"}</p>
+        <p className="text-xs text-slate-400">
+          {row.senderId} · {row.segments} segment{row.segments === 1 ? "" : "s"}
+        </p>
       </>
     ),
   },
@@ -95,7 +104,13 @@ export function MessagesView({
     <Card>
       <FilterForm resetHref="/dashboard/messages" problems={problems}>
         <Field id="filter-id" label="Message id">
-          <Input id="filter-id" name="id" defaultValue={params.id} placeholder="id or short id, e.g. …9e20c4f1" className="font-mono text-xs" />
+          <Input
+            id="filter-id"
+            name="id"
+            defaultValue={params.id}
+            placeholder="id or short id, e.g. …9e20c4f1"
+            className="font-mono text-xs"
+          />
         </Field>
         <Field id="filter-recipient" label="Recipient">
           <Input id="filter-recipient" name="recipient" defaultValue={filters.recipient} placeholder="+26377…" />
@@ -135,7 +150,12 @@ export function MessagesView({
       {filters.bulk && (
         <div className="flex items-center gap-2 border-b border-slate-100 bg-slate-50 px-5 py-2 text-sm text-slate-600">
           Bulk send <code className="font-mono text-xs">{filters.bulk}</code>
-          <Link href={withParams("/dashboard/messages", params, { bulk: undefined, cursor: undefined })} className="text-brand-700 hover:underline">Show all</Link>
+          <Link
+            href={withParams("/dashboard/messages", params, { bulk: undefined, cursor: undefined })}
+            className="text-brand-700 hover:underline"
+          >
+            Show all
+          </Link>
         </div>
       )}
       <DataTable
@@ -145,9 +165,23 @@ export function MessagesView({
         rowAttributes={(row) => ({ "data-testid": "message-row", "data-message-id": row.id })}
         empty={
           filtered ? (
-            <EmptyState icon="search" title="No messages match these filters" description="Widen the date range or clear a filter." action={<ButtonLink href="/dashboard/messages" variant="secondary">Clear filters</ButtonLink>} />
+            <EmptyState
+              icon="search"
+              title="No messages match these filters"
+              description="Widen the date range or clear a filter."
+              action={
+                <ButtonLink href="/dashboard/messages" variant="secondary">
+                  Clear filters
+                </ButtonLink>
+              }
+            />
           ) : (
-            <EmptyState icon="inbox" title="No messages yet" description="Send your first message from Compose, or call POST /api/v1/sms with an API key." action={<ButtonLink href="/dashboard/compose">Compose a message</ButtonLink>} />
+            <EmptyState
+              icon="inbox"
+              title="No messages yet"
+              description="Send your first message from Compose, or call POST /api/v1/sms with an API key."
+              action={<ButtonLink href="/dashboard/compose">Compose a message</ButtonLink>}
+            />
           )
         }
         pagination={{

@@ -15,7 +15,11 @@ export default async function MessagesPage({ searchParams }: { searchParams: Pro
   const firstPage = await listMessages(user.accountId, filters);
   return (
     <>
-      <PageHeader title="Messages" description="Every message of the account, newest first. Statuses refresh on their own while messages are on their way." actions={<ButtonLink href="/dashboard/compose">Compose</ButtonLink>} />
+      <PageHeader
+        title="Messages"
+        description="Every message of the account, newest first. Statuses refresh on their own while messages are on their way."
+        actions={<ButtonLink href="/dashboard/compose">Compose</ButtonLink>}
+      />
       <MessagesView filters={filters} params={params} problems={problems.map((problem) => problem.description)} initialPage={firstPage} />
     </>
   );

@@ -19,7 +19,16 @@ type SenderRow = Awaited<ReturnType<typeof listSenders>>[number];
 
 const columns: Column<SenderRow>[] = [
   { key: "name", header: "Sender id", className: "font-medium text-slate-900", cell: (sender) => sender.name },
-  { key: "status", header: "Status", nowrap: true, cell: (sender) => <Badge tone={statusTone[sender.status as keyof typeof statusTone] ?? "gray"}>{statusLabel[sender.status as keyof typeof statusLabel] ?? sender.status}</Badge> },
+  {
+    key: "status",
+    header: "Status",
+    nowrap: true,
+    cell: (sender) => (
+      <Badge tone={statusTone[sender.status as keyof typeof statusTone] ?? "gray"}>
+        {statusLabel[sender.status as keyof typeof statusLabel] ?? sender.status}
+      </Badge>
+    ),
+  },
   { key: "requested", header: "Requested", nowrap: true, cell: (sender) => <Time value={sender.createdAt.toISOString()} /> },
   { key: "approved", header: "Approved", nowrap: true, cell: (sender) => <Time value={sender.approvedAt?.toISOString() ?? null} /> },
 ];
@@ -29,7 +38,10 @@ export default async function SendersPage() {
   const senders = await listSenders(user.accountId);
   return (
     <>
-      <PageHeader title="Sender IDs" description="The name recipients see as the sender. Messages can only be sent from an approved sender id; Tumira staff review each request." />
+      <PageHeader
+        title="Sender IDs"
+        description="The name recipients see as the sender. Messages can only be sent from an approved sender id; Tumira staff review each request."
+      />
       {can(user.role, "senders.request") && (
         <Card className="mb-6">
           <CardHeader title="Request a sender id" />
@@ -45,7 +57,13 @@ export default async function SendersPage() {
           rows={senders}
           rowKey={(sender) => sender.id}
           rowAttributes={() => ({ "data-testid": "sender-row" })}
-          empty={<EmptyState icon="tag" title="No sender ids yet" description="Request one above; you can send from it once an administrator approves it." />}
+          empty={
+            <EmptyState
+              icon="tag"
+              title="No sender ids yet"
+              description="Request one above; you can send from it once an administrator approves it."
+            />
+          }
         />
       </Card>
     </>

@@ -29,10 +29,26 @@ export function RequestSenderForm() {
   }
   return (
     <form onSubmit={submitHandler(submit)} className="flex flex-wrap items-start gap-3">
-      <Field id="sender-id" label="Sender id" hint="1-11 letters or digits, or a phone number of up to 15 digits." error={errorFor(fields, "sender_id")} className="w-full max-w-xs">
-        <Input id="sender-id" value={value} onChange={(event) => setValue(event.target.value)} required maxLength={16} placeholder="ACME" invalid={!!errorFor(fields, "sender_id")} />
+      <Field
+        id="sender-id"
+        label="Sender id"
+        hint="1-11 letters or digits, or a phone number of up to 15 digits."
+        error={errorFor(fields, "sender_id")}
+        className="w-full max-w-xs"
+      >
+        <Input
+          id="sender-id"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          required
+          maxLength={16}
+          placeholder="ACME"
+          invalid={!!errorFor(fields, "sender_id")}
+        />
       </Field>
-      <Button type="submit" disabled={pending} className="mt-6">{pending ? "Requesting…" : "Request sender id"}</Button>
+      <Button type="submit" disabled={pending} className="mt-6">
+        {pending ? "Requesting…" : "Request sender id"}
+      </Button>
     </form>
   );
 }

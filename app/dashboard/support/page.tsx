@@ -15,10 +15,28 @@ import { Time } from "@/components/time";
 export const metadata: Metadata = { title: "Message lookup" };
 
 const columns: Column<LookupRow>[] = [
-  { key: "message", header: "Message", cell: (row) => <Link href={`/dashboard/messages/${row.id}`} className="font-mono text-xs text-brand-700 hover:underline">{row.id}</Link> },
-  { key: "account", header: "Account", className: "font-medium text-slate-900", cell: (row) => <span data-testid="lookup-account">{row.accountName}</span> },
+  {
+    key: "message",
+    header: "Message",
+    cell: (row) => (
+      <Link href={`/dashboard/messages/${row.id}`} className="font-mono text-xs text-brand-700 hover:underline">
+        {row.id}
+      </Link>
+    ),
+  },
+  {
+    key: "account",
+    header: "Account",
+    className: "font-medium text-slate-900",
+    cell: (row) => <span data-testid="lookup-account">{row.accountName}</span>,
+  },
   { key: "recipient", header: "Recipient", nowrap: true, cell: (row) => row.to },
-  { key: "status", header: "Status", nowrap: true, cell: (row) => <MessageStatus status={row.status} deliveredAt={row.deliveredAt?.toISOString() ?? null} /> },
+  {
+    key: "status",
+    header: "Status",
+    nowrap: true,
+    cell: (row) => <MessageStatus status={row.status} deliveredAt={row.deliveredAt?.toISOString() ?? null} />,
+  },
   { key: "carrier", header: "Carrier", cell: (row) => <span className="capitalize">{row.operator}</span> },
   { key: "sent", header: "Sent", nowrap: true, cell: (row) => <Time value={row.createdAt.toISOString()} /> },
 ];
@@ -31,12 +49,24 @@ export default async function SupportPage({ searchParams }: { searchParams: Prom
   const page: LookupPage = valid.success ? await lookupMessages(valid.data, params.cursor) : { rows: [], nextCursor: null };
   return (
     <>
-      <PageHeader title="Message lookup" description="Find any account's message by its id, the first characters of its id, or the recipient's number, to answer “where is my message?”. Read-only; message bodies stay private." />
+      <PageHeader
+        title="Message lookup"
+        description="Find any account's message by its id, the first characters of its id, or the recipient's number, to answer “where is my message?”. Read-only; message bodies stay private."
+      />
       <Card>
         <FilterForm submitLabel="Search" problems={query && !valid.success ? [`Search: ${valid.error.issues[0].message}`] : []}>
           <div className="sm:col-span-2 lg:col-span-3">
-            <label htmlFor="lookup-q" className="sr-only">Message id or phone number</label>
-            <Input id="lookup-q" name="q" defaultValue={query} placeholder="Message id, its first 8 characters, or a phone number, e.g. 0771234567" className="font-mono text-sm" autoFocus />
+            <label htmlFor="lookup-q" className="sr-only">
+              Message id or phone number
+            </label>
+            <Input
+              id="lookup-q"
+              name="q"
+              defaultValue={query}
+              placeholder="Message id, its first 8 characters, or a phone number, e.g. 0771234567"
+              className="font-mono text-sm"
+              autoFocus
+            />
           </div>
         </FilterForm>
         <DataTable
@@ -46,9 +76,17 @@ export default async function SupportPage({ searchParams }: { searchParams: Prom
           rowAttributes={() => ({ "data-testid": "lookup-row" })}
           empty={
             !valid.success ? (
-              <EmptyState icon="search" title="Search across all accounts" description="Paste the message id the customer gave you (or its first characters), or their recipient's phone number in any format." />
+              <EmptyState
+                icon="search"
+                title="Search across all accounts"
+                description="Paste the message id the customer gave you (or its first characters), or their recipient's phone number in any format."
+              />
             ) : (
-              <EmptyState icon="inbox" title="No message found" description="Check the id, or try the number in another format (+263…, 0…)." />
+              <EmptyState
+                icon="inbox"
+                title="No message found"
+                description="Check the id, or try the number in another format (+263…, 0…)."
+              />
             )
           }
           pagination={{

@@ -8,7 +8,13 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 export const revealWebhookSecretAction = defineAction("webhooks.secret", z.object({}), async (_input, user) => {
   const accountId = accountIdOf(user);
   const secret = await getWebhookSecret(accountId);
-  await recordAuditEvent({ accountId, actor: userActor(user), action: "webhook_secret.revealed", targetType: "account", targetId: accountId });
+  await recordAuditEvent({
+    accountId,
+    actor: userActor(user),
+    action: "webhook_secret.revealed",
+    targetType: "account",
+    targetId: accountId,
+  });
   return { secret };
 });
 

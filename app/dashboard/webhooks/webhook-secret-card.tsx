@@ -40,19 +40,51 @@ export function WebhookSecretCard({ canManage }: { canManage: boolean }) {
 
   return (
     <Card>
-      <CardHeader title="Signing secret" description="Every webhook request carries webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks). Verify the signature with this secret." />
+      <CardHeader
+        title="Signing secret"
+        description="Every webhook request carries webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks). Verify the signature with this secret."
+      />
       <CardBody className="space-y-4">
         <div className="flex flex-wrap gap-2">
-          <Input id="webhook-secret" readOnly value={secret ?? MASK} className="max-w-md flex-1 font-mono text-xs" aria-label="Webhook signing secret" data-testid="webhook-secret" />
+          <Input
+            id="webhook-secret"
+            readOnly
+            value={secret ?? MASK}
+            className="max-w-md flex-1 font-mono text-xs"
+            aria-label="Webhook signing secret"
+            data-testid="webhook-secret"
+          />
           {secret && <CopyButton text={secret} targetId="webhook-secret" />}
-          {canManage && !secret && <Button variant="secondary" onClick={reveal} disabled={pending}>Reveal</Button>}
-          {canManage && <Button variant="danger" onClick={() => setConfirming(true)} disabled={pending}>Rotate</Button>}
+          {canManage && !secret && (
+            <Button variant="secondary" onClick={reveal} disabled={pending}>
+              Reveal
+            </Button>
+          )}
+          {canManage && (
+            <Button variant="danger" onClick={() => setConfirming(true)} disabled={pending}>
+              Rotate
+            </Button>
+          )}
         </div>
         {!canManage && <p className="text-sm text-slate-500">Only account owners can reveal or rotate the secret.</p>}
       </CardBody>
-      <Dialog open={confirming} onRequestClose={() => setConfirming(false)} title="Rotate the signing secret?" testId="rotate-secret-dialog"
+      <Dialog
+        open={confirming}
+        onRequestClose={() => setConfirming(false)}
+        title="Rotate the signing secret?"
+        testId="rotate-secret-dialog"
         description="A new secret signs every webhook from now on, including retries of pending ones. Update your receiver at once: signatures made with the old secret stop."
-        footer={<><Button variant="secondary" onClick={() => setConfirming(false)}>Cancel</Button><Button variant="danger" onClick={rotate} disabled={pending}>Rotate secret</Button></>} />
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={rotate} disabled={pending}>
+              Rotate secret
+            </Button>
+          </>
+        }
+      />
     </Card>
   );
 }

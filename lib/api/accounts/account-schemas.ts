@@ -20,7 +20,9 @@ export const senderIdSchema = z
   .object({
     id: z.uuid(),
     sender_id: z.string().describe("The name recipients see, the `from` of a send"),
-    status: senderIdStatusSchema.describe("Only approved sender ids can send; new requests are pending until an administrator approves them"),
+    status: senderIdStatusSchema.describe(
+      "Only approved sender ids can send; new requests are pending until an administrator approves them",
+    ),
     created_at: z.iso.datetime({ offset: true }),
     approved_at: z.iso.datetime({ offset: true }).nullable(),
   })

@@ -87,7 +87,13 @@ export function forgetApiKey(auth: Pick<ApiKeyAuth, "tokenHash">): void {
 
 async function readActiveKey(tokenHash: string, now: number): Promise<KeyRecord | undefined> {
   const row = await sql().get<{
-    id: string; accountId: string; mode: string; active: unknown; expiresAt: unknown; tokenHash: string; rateLimitPerSecond: number | null;
+    id: string;
+    accountId: string;
+    mode: string;
+    active: unknown;
+    expiresAt: unknown;
+    tokenHash: string;
+    rateLimitPerSecond: number | null;
   }>(
     `SELECT k."id", k."accountId", k."mode", k."active", k."expiresAt", k."tokenHash", a."rateLimitPerSecond"
      FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId" WHERE k."tokenHash" = ?`,

@@ -50,7 +50,12 @@ export function withApiKey(handler: (context: AuthedContext) => Promise<ApiRespo
     } catch (error) {
       // A key from the cache that was revoked meanwhile gets the 401 of authentication (without
       // RateLimit-* headers, like any 401), not whatever else the request would have answered.
-      const refusal = isUnauthorized(error) ? error : await confirmApiKey(auth).then(() => error, (revoked: unknown) => revoked);
+      const refusal = isUnauthorized(error)
+        ? error
+        : await confirmApiKey(auth).then(
+            () => error,
+            (revoked: unknown) => revoked,
+          );
       if (isUnauthorized(refusal)) forgetApiKey(auth);
       else setRateLimitHeaders(context, decision);
       throw refusal;

@@ -100,7 +100,11 @@ async function claimKey(accountId: string, key: string, requestHash: string): Pr
     );
     if (existing && fromDbTime(existing.expiresAt).getTime() > now.getTime()) return existing;
     // Released or expired since the insert was refused: clear an expired row and claim again.
-    await sql().run(`DELETE FROM "IdempotencyKey" WHERE "accountId" = ? AND "key" = ? AND "expiresAt" <= ?`, [accountId, key, toDbTime(now)]);
+    await sql().run(`DELETE FROM "IdempotencyKey" WHERE "accountId" = ? AND "key" = ? AND "expiresAt" <= ?`, [
+      accountId,
+      key,
+      toDbTime(now),
+    ]);
   }
 }
 
@@ -129,7 +133,11 @@ function replay(stored: StoredResponse, requestHash: string): ApiResponse {
 }
 
 async function releaseKey(accountId: string, key: string): Promise<void> {
-  await sql().run(`DELETE FROM "IdempotencyKey" WHERE "accountId" = ? AND "key" = ? AND "responseStatus" = ?`, [accountId, key, IN_PROGRESS]);
+  await sql().run(`DELETE FROM "IdempotencyKey" WHERE "accountId" = ? AND "key" = ? AND "responseStatus" = ?`, [
+    accountId,
+    key,
+    IN_PROGRESS,
+  ]);
 }
 
 /** Expired keys are deleted at most once a minute per process, off the request path. */

@@ -71,7 +71,8 @@ const operations: Record<string, Operation> = {
   "POST /api/v1/sms": {
     operationId: "sendSms",
     summary: "Send an SMS",
-    description: "Prices the message, holds its charge against the prepaid balance and queues it. The answer is the bare Sms object, without an envelope.",
+    description:
+      "Prices the message, holds its charge against the prepaid balance and queues it. The answer is the bare Sms object, without an envelope.",
     tag: "SMS",
     request: "SendSmsRequest",
     idempotent: true,
@@ -111,12 +112,17 @@ const operations: Record<string, Operation> = {
     request: "CreateApiKeyRequest",
     idempotent: true,
     success: { status: 201, description: "Key created", body: "ApiKeyCreatedEnvelope" },
-    errors: { 400: "`name` missing, blank or too long, or a malformed body", ...IDEMPOTENCY_ERRORS, 422: "The Idempotency-Key was used for a different request" },
+    errors: {
+      400: "`name` missing, blank or too long, or a malformed body",
+      ...IDEMPOTENCY_ERRORS,
+      422: "The Idempotency-Key was used for a different request",
+    },
   },
   "GET /api/v1/api-tokens": {
     operationId: "listApiKeys",
     summary: "List API keys",
-    description: "The keys of the caller's account, newest first (a test key sees only test keys). `message` is the empty string. No key material.",
+    description:
+      "The keys of the caller's account, newest first (a test key sees only test keys). `message` is the empty string. No key material.",
     tag: "API keys",
     success: { status: 200, description: "The account's keys", body: "ApiKeyListEnvelope" },
     errors: {},
@@ -124,7 +130,8 @@ const operations: Record<string, Operation> = {
   "DELETE /api/v1/api-tokens/:id": {
     operationId: "revokeApiKey",
     summary: "Revoke an API key",
-    description: "Immediate: the next request with the key gets 401. An unknown id, or another account's, answers 200 as well and changes nothing.",
+    description:
+      "Immediate: the next request with the key gets 401. An unknown id, or another account's, answers 200 as well and changes nothing.",
     tag: "API keys",
     success: { status: 200, description: "Key revoked (or no such key)", body: "StatusEnvelope" },
     errors: { 400: "The id is not a UUID" },
@@ -166,7 +173,11 @@ const PATH_PARAMETERS: Record<string, string> = {
 
 const jsonContent = (component: string) => ({ "application/json": { schema: { $ref: COMPONENT_REF + component } } });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
-const RATE_LIMIT_HEADERS = { "RateLimit-Limit": headerRef("RateLimit-Limit"), "RateLimit-Remaining": headerRef("RateLimit-Remaining"), "RateLimit-Reset": headerRef("RateLimit-Reset") };
+const RATE_LIMIT_HEADERS = {
+  "RateLimit-Limit": headerRef("RateLimit-Limit"),
+  "RateLimit-Remaining": headerRef("RateLimit-Remaining"),
+  "RateLimit-Reset": headerRef("RateLimit-Reset"),
+};
 
 /** 401 and 413 are answered before a key is counted, so they carry no rate-limit state. */
 function errorHeaders(status: number, operation: Operation) {
@@ -185,7 +196,9 @@ function describeOperation(route: ApiRoute, operation: Operation) {
   const responses: Record<string, unknown> = {
     [operation.success.status]: {
       description: operation.success.description,
-      headers: operation.idempotent ? { ...RATE_LIMIT_HEADERS, "Idempotent-Replayed": headerRef("Idempotent-Replayed") } : RATE_LIMIT_HEADERS,
+      headers: operation.idempotent
+        ? { ...RATE_LIMIT_HEADERS, "Idempotent-Replayed": headerRef("Idempotent-Replayed") }
+        : RATE_LIMIT_HEADERS,
       content: jsonContent(operation.success.body),
     },
   };
@@ -196,7 +209,13 @@ function describeOperation(route: ApiRoute, operation: Operation) {
   const pathParameters = route.path
     .split("/")
     .filter((segment) => segment.startsWith(":"))
-    .map((segment) => ({ name: segment.slice(1), in: "path", required: true, description: PATH_PARAMETERS[segment.slice(1)], schema: { type: "string", format: "uuid" } }));
+    .map((segment) => ({
+      name: segment.slice(1),
+      in: "path",
+      required: true,
+      description: PATH_PARAMETERS[segment.slice(1)],
+      schema: { type: "string", format: "uuid" },
+    }));
   return {
     operationId: operation.operationId,
     summary: operation.summary,
@@ -263,7 +282,8 @@ export function buildOpenApiDocument() {
         bearerAuth: {
           type: "http",
           scheme: "bearer",
-          description: "`Authorization: Bearer <API key>`. Live keys start tmr_live_, sandbox keys tmr_test_ (priced and shown, never sent to a carrier, never charged).",
+          description:
+            "`Authorization: Bearer <API key>`. Live keys start tmr_live_, sandbox keys tmr_test_ (priced and shown, never sent to a carrier, never charged).",
         },
       },
       schemas: { ...componentSchemas(responseComponents, "output"), ...componentSchemas(requestComponents, "input") },
@@ -272,7 +292,8 @@ export function buildOpenApiDocument() {
           name: "Idempotency-Key",
           in: "header",
           required: false,
-          description: "Makes a retry safe: the same key with the same request within 24 hours replays the first answer and does nothing again.",
+          description:
+            "Makes a retry safe: the same key with the same request within 24 hours replays the first answer and does nothing again.",
           schema: { type: "string", minLength: 1, maxLength: 255 },
         },
       },
@@ -281,7 +302,10 @@ export function buildOpenApiDocument() {
         "RateLimit-Remaining": { description: "Requests left right now", schema: { type: "integer" } },
         "RateLimit-Reset": { description: "Seconds until the allowance is full again", schema: { type: "integer" } },
         "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } },
-        "Idempotent-Replayed": { description: "`true` when this is the replayed answer to an earlier request with the same Idempotency-Key", schema: { type: "string", enum: ["true"] } },
+        "Idempotent-Replayed": {
+          description: "`true` when this is the replayed answer to an earlier request with the same Idempotency-Key",
+          schema: { type: "string", enum: ["true"] },
+        },
       },
     },
   };

@@ -11,11 +11,20 @@ const ITEMS_PER_CHUNK = 1024;
  * A zod parse of 100,000 items cost more than the rest of the answer.
  */
 export function* serializeBulkResult(send: AcceptedSend): Generator<string> {
-  const { total, charge, currency }: Omit<BulkSmsResult, "items"> = { total: send.messages.length, charge: Number(send.charge), currency: send.currency };
+  const { total, charge, currency }: Omit<BulkSmsResult, "items"> = {
+    total: send.messages.length,
+    charge: Number(send.charge),
+    currency: send.currency,
+  };
   yield `{"total":${total},"charge":${charge},"currency":${JSON.stringify(currency)},"items":[`;
   const tails = new Map<string, string>();
   const tailOf = (message: AcceptedMessage) => {
-    const item: Omit<BulkSmsItem, "id" | "to"> = { status: message.status, operator: message.operator, charge: Number(message.charge), charge_currency: message.currency };
+    const item: Omit<BulkSmsItem, "id" | "to"> = {
+      status: message.status,
+      operator: message.operator,
+      charge: Number(message.charge),
+      charge_currency: message.currency,
+    };
     return JSON.stringify(item).slice(1); // without its "{"
   };
   for (let start = 0; start < send.messages.length; start += ITEMS_PER_CHUNK) {

@@ -13,13 +13,19 @@ const text = (description: string, example: string) => z.string().meta({ descrip
 
 const webhookUrl = z
   .string()
-  .meta({ description: "Callback URL (http or https, public address) applied to every message of the send", example: "https://example.com/hooks/sms" })
+  .meta({
+    description: "Callback URL (http or https, public address) applied to every message of the send",
+    example: "https://example.com/hooks/sms",
+  })
   .nullish();
 
 export const sendSmsRequestSchema = z
   .object({
     to: text("Recipient MSISDN: +263771234567, 263771234567 or 0771234567 (econet, netone, telecel)", "+263771234567"),
-    message: text("Body; billed per segment (GSM-7: 160, or 153 per part; UCS-2: 70, or 67 per part; at most 10 parts)", "Your code is 4821"),
+    message: text(
+      "Body; billed per segment (GSM-7: 160, or 153 per part; UCS-2: 70, or 67 per part; at most 10 parts)",
+      "Your code is 4821",
+    ),
     from: text("An approved sender id of the account", "ACME"),
     webhook_url: webhookUrl,
   })

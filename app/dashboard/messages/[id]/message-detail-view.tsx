@@ -33,7 +33,9 @@ function Row({ label, children, testId }: { label: string; children: React.React
   return (
     <div className="grid grid-cols-[9rem_minmax(0,1fr)] gap-3 py-2 text-sm sm:grid-cols-[11rem_minmax(0,1fr)]">
       <dt className="text-slate-500">{label}</dt>
-      <dd className="min-w-0 break-words text-slate-900" data-testid={testId}>{children}</dd>
+      <dd className="min-w-0 break-words text-slate-900" data-testid={testId}>
+        {children}
+      </dd>
     </div>
   );
 }
@@ -52,7 +54,11 @@ const partColumns: Column<MessageDetail["parts"][number]>[] = [
     cell: (part) =>
       part.receiptStat ? (
         <>
-          <Mono>{part.receiptStat}{part.receiptError ? ` (err ${part.receiptError})` : ""}</Mono> · <Time value={part.receiptAt} seconds />
+          <Mono>
+            {part.receiptStat}
+            {part.receiptError ? ` (err ${part.receiptError})` : ""}
+          </Mono>{" "}
+          · <Time value={part.receiptAt} seconds />
         </>
       ) : (
         <span className="text-slate-400">—</span>
@@ -60,7 +66,15 @@ const partColumns: Column<MessageDetail["parts"][number]>[] = [
   },
 ];
 
-export function MessageDetailView({ initial, canRedeliver, platformView }: { initial: MessageDetail; canRedeliver: boolean; platformView: boolean }) {
+export function MessageDetailView({
+  initial,
+  canRedeliver,
+  platformView,
+}: {
+  initial: MessageDetail;
+  canRedeliver: boolean;
+  platformView: boolean;
+}) {
   const { data = initial } = useQuery({
     queryKey: ["message", initial.sms.id],
     queryFn: () => fetchJson<MessageDetail>(`/api/dashboard/messages/${initial.sms.id}`),
@@ -68,7 +82,11 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
     refetchInterval: (query) => {
       const current = query.state.data;
       if (!current) return false;
-      const awaiting = isAwaitingUpdate({ status: current.sms.status, deliveredAt: current.sms.delivered_at, createdAt: current.sms.created_at });
+      const awaiting = isAwaitingUpdate({
+        status: current.sms.status,
+        deliveredAt: current.sms.delivered_at,
+        createdAt: current.sms.created_at,
+      });
       return awaiting || current.webhooks.some((delivery) => delivery.status === "pending") ? POLL_MS : false;
     },
   });
@@ -78,14 +96,20 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
   return (
     <div className="space-y-6">
       <div>
-        <Link href={platformView ? "/dashboard/support" : "/dashboard/messages"} className="text-sm text-slate-500 hover:text-slate-900">← {platformView ? "Message lookup" : "Messages"}</Link>
+        <Link href={platformView ? "/dashboard/support" : "/dashboard/messages"} className="text-sm text-slate-500 hover:text-slate-900">
+          ← {platformView ? "Message lookup" : "Messages"}
+        </Link>
         <div className="mt-2 flex flex-wrap items-center gap-3">
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{sms.to}</h1>
-          <span data-testid="message-status"><MessageStatus status={sms.status} deliveredAt={sms.delivered_at} /></span>
+          <span data-testid="message-status">
+            <MessageStatus status={sms.status} deliveredAt={sms.delivered_at} />
+          </span>
           {data.test && <Badge tone="violet">Test</Badge>}
           {awaiting && <span className="text-xs text-slate-400">Updating live…</span>}
         </div>
-        <p className="mt-1 font-mono text-xs text-slate-500" data-testid="message-id">{sms.id}</p>
+        <p className="mt-1 font-mono text-xs text-slate-500" data-testid="message-id">
+          {sms.id}
+        </p>
       </div>
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
@@ -96,25 +120,62 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
               {sms.message === null ? (
                 <p className="text-sm text-slate-500 italic">The body is the customer&apos;s content and is not shown to platform staff.</p>
               ) : (
-                <p className="rounded-lg bg-slate-50 p-4 text-sm whitespace-pre-wrap text-slate-900" data-testid="message-body">{sms.message}</p>
+                <p className="rounded-lg bg-slate-50 p-4 text-sm whitespace-pre-wrap text-slate-900" data-testid="message-body">
+                  {sms.message}
+                </p>
               )}
               <dl className="mt-4 divide-y divide-slate-100">
-                {platformView && <Row label="Account" testId="message-account">{data.account.name} <span className="font-mono text-xs text-slate-400">{data.account.id}</span></Row>}
+                {platformView && (
+                  <Row label="Account" testId="message-account">
+                    {data.account.name} <span className="font-mono text-xs text-slate-400">{data.account.id}</span>
+                  </Row>
+                )}
                 <Row label="To">{sms.to}</Row>
                 <Row label="Sender id">{sms.sender_id}</Row>
-                <Row label="Carrier"><span className="capitalize">{sms.operator}</span></Row>
-                <Row label="Operator response"><Mono>{sms.operator_response || "—"}</Mono></Row>
-                <Row label="Encoding">{data.encoding === "gsm7" ? "GSM-7" : "UCS-2"} · {data.segments} segment{data.segments === 1 ? "" : "s"}</Row>
-                <Row label="Charge" testId="message-charge">
-                  {data.test ? "Not charged (test message)" : <><Money value={sms.charge} currency={sms.charge_currency} exact className={released ? "line-through" : undefined} />{released && " released back to the balance"}</>}
+                <Row label="Carrier">
+                  <span className="capitalize">{sms.operator}</span>
                 </Row>
-                <Row label="Received"><Time value={sms.received_at} seconds /></Row>
-                <Row label="Created"><Time value={sms.created_at} seconds /></Row>
-                <Row label="Dispatched"><Time value={data.dispatchedAt} seconds /></Row>
-                <Row label="Delivered" testId="message-delivered-at"><Time value={sms.delivered_at} seconds fallback="Not yet" /></Row>
+                <Row label="Operator response">
+                  <Mono>{sms.operator_response || "—"}</Mono>
+                </Row>
+                <Row label="Encoding">
+                  {data.encoding === "gsm7" ? "GSM-7" : "UCS-2"} · {data.segments} segment{data.segments === 1 ? "" : "s"}
+                </Row>
+                <Row label="Charge" testId="message-charge">
+                  {data.test ? (
+                    "Not charged (test message)"
+                  ) : (
+                    <>
+                      <Money value={sms.charge} currency={sms.charge_currency} exact className={released ? "line-through" : undefined} />
+                      {released && " released back to the balance"}
+                    </>
+                  )}
+                </Row>
+                <Row label="Received">
+                  <Time value={sms.received_at} seconds />
+                </Row>
+                <Row label="Created">
+                  <Time value={sms.created_at} seconds />
+                </Row>
+                <Row label="Dispatched">
+                  <Time value={data.dispatchedAt} seconds />
+                </Row>
+                <Row label="Delivered" testId="message-delivered-at">
+                  <Time value={sms.delivered_at} seconds fallback="Not yet" />
+                </Row>
                 <Row label="Source">{data.source}</Row>
-                {data.bulkSendId && !platformView && <Row label="Bulk send"><Link className="font-mono text-xs text-brand-700 hover:underline" href={`/dashboard/messages?bulk=${data.bulkSendId}`}>{data.bulkSendId}</Link></Row>}
-                {data.lastError && <Row label="Last error"><span className="text-red-700">{data.lastError}</span></Row>}
+                {data.bulkSendId && !platformView && (
+                  <Row label="Bulk send">
+                    <Link className="font-mono text-xs text-brand-700 hover:underline" href={`/dashboard/messages?bulk=${data.bulkSendId}`}>
+                      {data.bulkSendId}
+                    </Link>
+                  </Row>
+                )}
+                {data.lastError && (
+                  <Row label="Last error">
+                    <span className="text-red-700">{data.lastError}</span>
+                  </Row>
+                )}
               </dl>
             </CardBody>
           </Card>
@@ -127,9 +188,20 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
           )}
 
           <Card>
-            <CardHeader title="Webhooks" description={platformView ? "Deliveries of this message's events (URLs hidden)." : "Deliveries of this message's events to its webhook URL, with every attempt."} />
+            <CardHeader
+              title="Webhooks"
+              description={
+                platformView
+                  ? "Deliveries of this message's events (URLs hidden)."
+                  : "Deliveries of this message's events to its webhook URL, with every attempt."
+              }
+            />
             {data.webhooks.length === 0 ? (
-              <EmptyState icon="webhook" title="No webhook deliveries" description="Set a webhook URL on a bulk send to receive this message's status changes." />
+              <EmptyState
+                icon="webhook"
+                title="No webhook deliveries"
+                description="Set a webhook URL on a bulk send to receive this message's status changes."
+              />
             ) : (
               <ul className="divide-y divide-slate-100">
                 {data.webhooks.map((delivery) => (
@@ -149,7 +221,14 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
                         {delivery.attemptLog.map((attempt) => (
                           <li key={attempt.id} className="flex flex-wrap gap-x-3">
                             <Time value={attempt.attemptedAt} seconds />
-                            <span className={cn("font-mono", attempt.statusCode && attempt.statusCode < 300 ? "text-emerald-700" : "text-red-700")}>{attempt.statusCode ?? "no answer"}</span>
+                            <span
+                              className={cn(
+                                "font-mono",
+                                attempt.statusCode && attempt.statusCode < 300 ? "text-emerald-700" : "text-red-700",
+                              )}
+                            >
+                              {attempt.statusCode ?? "no answer"}
+                            </span>
                             <span>{attempt.latencyMs} ms</span>
                             {attempt.error && <span className="text-red-700">{attempt.error}</span>}
                           </li>
@@ -175,13 +254,20 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
                     const label = eventLabels[event.kind] ?? { label: event.kind, tone: "bg-slate-400" };
                     return (
                       <li key={event.id} className="relative" data-testid="timeline-event" data-kind={event.kind}>
-                        <span aria-hidden className={cn("absolute top-1.5 -left-[1.6rem] h-2.5 w-2.5 rounded-full ring-4 ring-white", label.tone)} />
+                        <span
+                          aria-hidden
+                          className={cn("absolute top-1.5 -left-[1.6rem] h-2.5 w-2.5 rounded-full ring-4 ring-white", label.tone)}
+                        />
                         <p className="text-sm font-medium text-slate-900">{label.label}</p>
                         {event.kind === "refunded" && released && (
-                          <p className="text-xs text-slate-700" data-testid="timeline-released"><Money value={released.amount} currency={sms.charge_currency} exact /> back to the balance</p>
+                          <p className="text-xs text-slate-700" data-testid="timeline-released">
+                            <Money value={released.amount} currency={sms.charge_currency} exact /> back to the balance
+                          </p>
                         )}
                         {event.detail && <p className="text-xs wrap-anywhere text-slate-500">{event.detail}</p>}
-                        <p className="text-xs text-slate-400"><Time value={event.createdAt} seconds /></p>
+                        <p className="text-xs text-slate-400">
+                          <Time value={event.createdAt} seconds />
+                        </p>
                       </li>
                     );
                   })}
@@ -193,14 +279,18 @@ export function MessageDetailView({ initial, canRedeliver, platformView }: { ini
           <Card>
             <CardHeader title="Charge and ledger" />
             {data.ledger.length === 0 ? (
-              <CardBody><p className="text-sm text-slate-500">{data.test ? "Test messages are never charged." : "No ledger entries."}</p></CardBody>
+              <CardBody>
+                <p className="text-sm text-slate-500">{data.test ? "Test messages are never charged." : "No ledger entries."}</p>
+              </CardBody>
             ) : (
               <ul className="divide-y divide-slate-100" data-testid="message-ledger">
                 {data.ledger.map((entry) => (
                   <li key={entry.id} className="flex items-center justify-between gap-3 px-5 py-3 text-sm">
                     <div>
                       <p className="font-medium text-slate-900 capitalize">{entry.kind}</p>
-                      <p className="text-xs text-slate-400"><Time value={entry.createdAt} seconds /></p>
+                      <p className="text-xs text-slate-400">
+                        <Time value={entry.createdAt} seconds />
+                      </p>
                     </div>
                     <Money value={entry.amount} currency={sms.charge_currency} signed exact />
                   </li>
