@@ -2,7 +2,7 @@
 // otherwise checkpoint inside whichever COMMIT crossed 1,000 WAL pages: on the writer, that is the
 // event loop copying pages and fsyncing the database file while every request waits.
 // Checkpoints cover the whole database, whoever wrote the pages, so one thread per server is enough:
-// a cluster's HTTP workers leave them to the primary (lib/db/client.ts), about 10 MB of RSS less each.
+// a cluster's HTTP workers leave them to the primary (lib/db/client.ts) and spare a thread each.
 // Every CHECKPOINT_INTERVAL_MS a PASSIVE checkpoint copies what no reader still needs (it never
 // blocks anyone). Under steady writes that never lets the WAL start over, so past RESTART_PAGES a
 // RESTART checkpoint briefly holds writers off (the writer retries on a timer) and the WAL
