@@ -1,6 +1,5 @@
-import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { getSessionUser } from "@/lib/auth/require-permission";
+import { getSessionUser, redirectToSignIn } from "@/lib/auth/require-permission";
 import { can, type Permission } from "@/lib/auth/permissions";
 import { Sidebar, type NavItem, type NavSection } from "@/components/dashboard/sidebar";
 import { Providers } from "@/components/providers";
@@ -28,8 +27,7 @@ const platformNav: (NavItem & { permission: Permission })[] = [
 ];
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
-  const user = await getSessionUser();
-  if (!user) redirect("/login");
+  const user = (await getSessionUser()) ?? (await redirectToSignIn());
   const account = user.accountId ? await db().account.findUnique({ where: { id: user.accountId }, select: { name: true } }) : null;
   const allowed = (items: (NavItem & { permission: Permission })[]) =>
     items.filter((item) => can(user.role, item.permission)).map(({ href, label, icon }) => ({ href, label, icon }));

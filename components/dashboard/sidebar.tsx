@@ -14,6 +14,12 @@ function isActive(pathname: string, href: string): boolean {
   return href === "/dashboard" ? pathname === href : pathname === href || pathname.startsWith(`${href}/`);
 }
 
+/** Signs out, then goes to the sign-in page on the origin the browser used, whatever NEXTAUTH_URL names. */
+async function signOutHere(): Promise<void> {
+  await signOut({ redirect: false });
+  window.location.assign("/login");
+}
+
 export function Sidebar({
   sections,
   user,
@@ -72,7 +78,7 @@ export function Sidebar({
         </div>
         <button
           type="button"
-          onClick={() => signOut({ callbackUrl: "/login" })}
+          onClick={signOutHere}
           className="rounded-md p-1.5 text-slate-400 hover:bg-slate-100 hover:text-slate-700"
           aria-label="Sign out"
           title="Sign out"

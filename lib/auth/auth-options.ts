@@ -49,12 +49,13 @@ export const authOptions: NextAuthOptions = {
     }),
   ],
   callbacks: {
-    // Relative, so every redirect stays on the origin the browser used, whatever NEXTAUTH_URL says
-    // (or its localhost default, when unset); an absolute URL is kept only on NEXTAUTH_URL's origin.
+    // Only paths on this site. next-auth's client parses the answer as an absolute URL, so it names
+    // NEXTAUTH_URL's origin; the dashboard itself never follows it: the sign-in form and the
+    // sign-out button navigate by path, on the origin the browser used.
     redirect({ url, baseUrl }) {
       const path = sameOriginPath(url);
-      if (path) return path;
-      return URL.canParse(url) && new URL(url).origin === baseUrl ? url : "/dashboard";
+      if (path) return new URL(path, baseUrl).href;
+      return URL.canParse(url) && new URL(url).origin === baseUrl ? url : `${baseUrl}/dashboard`;
     },
     async jwt({ token, user }) {
       if (user) {

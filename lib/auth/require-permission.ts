@@ -44,11 +44,16 @@ export async function requireAccountPermission(permission: Permission): Promise<
  * permission gets the dashboard's 404 page ("does not exist or you do not have access"), so a
  * forbidden page reveals nothing.
  */
+/** To the sign-in page, which returns to the page asked for once signed in. */
+export async function redirectToSignIn(): Promise<never> {
+  redirect(loginPath((await headers()).get(REQUEST_PATH_HEADER)));
+}
+
 export async function guardPage<T>(guard: () => Promise<T>): Promise<T> {
   try {
     return await guard();
   } catch (error) {
-    if (error instanceof AppError && error.code === "UNAUTHORIZED") redirect(loginPath((await headers()).get(REQUEST_PATH_HEADER)));
+    if (error instanceof AppError && error.code === "UNAUTHORIZED") await redirectToSignIn();
     if (error instanceof AppError && error.code === "FORBIDDEN") notFound();
     throw error;
   }
