@@ -15,8 +15,8 @@ import { toDbTime, type Sql } from "@/lib/db/sql";
 import { valuesTable } from "@/lib/db/batch-lists";
 import type { Logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
+import { RECEIPT_TIMEOUT_EVENT } from "@/lib/messages/message-timeline";
 
-export const RECEIPT_TIMEOUT_EVENT = "receipt_timeout";
 const SWEEP_ROW = 1;
 const DEFAULT_INTERVAL_MS = 5 * 60_000;
 const DEFAULT_BATCH_SIZE = 500;

@@ -7,7 +7,8 @@ import { db } from "@/lib/db/client";
 import { getMessageDetail } from "@/lib/dashboard/get-message-detail";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { recordReceipts } from "@/lib/delivery/record-receipt";
-import { RECEIPT_TIMEOUT_EVENT, sweepReceiptTimeouts } from "@/lib/delivery/receipt-timeout";
+import { sweepReceiptTimeouts } from "@/lib/delivery/receipt-timeout";
+import { RECEIPT_TIMEOUT_EVENT } from "@/lib/messages/message-timeline";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { useTestDatabase } from "../helpers/test-database";
 import {

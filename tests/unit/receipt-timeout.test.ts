@@ -1,6 +1,7 @@
 // The pure parts of the receipt-timeout rule: where the sweep stops in the time-ordered part ids,
 // and what the timeline says.
 import { describe, expect, it } from "vitest";
+import { isAwaitingUpdate } from "@/lib/dashboard/message-state";
 import { describeReceiptTimeout, partIdBound } from "@/lib/delivery/receipt-timeout";
 import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
 
@@ -27,5 +28,12 @@ describe("receipt timeout", () => {
   it("says the timeout in hours when it is whole hours, otherwise in seconds", () => {
     expect(describeReceiptTimeout(72 * 3_600_000)).toBe("no delivery receipt within 72 h; settled as sent");
     expect(describeReceiptTimeout(1500)).toBe("no delivery receipt within 2 s; settled as sent");
+  });
+
+  it("stops counting a settled message as awaiting its receipt in the dashboard", () => {
+    const sent = { status: "success", deliveredAt: null, createdAt: new Date(Date.now() - 60_000).toISOString() };
+    expect(isAwaitingUpdate(sent)).toBe(true);
+    expect(isAwaitingUpdate({ ...sent, receiptTimedOut: true })).toBe(false);
+    expect(isAwaitingUpdate({ ...sent, status: "enqueued", receiptTimedOut: true })).toBe(true);
   });
 });
