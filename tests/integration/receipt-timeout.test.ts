@@ -80,6 +80,9 @@ describe("receipt timeout", () => {
     const [later] = await waitForFinal([laterId], { delivered: true });
     await sweptPast([silentId, deliveredId, laterId]);
 
+    // Parts once read are not read again: with nothing newly due, a sweep reads nothing.
+    expect(await sweepReceiptTimeouts({ timeoutMs: TIMEOUT_MS })).toEqual({ scanned: 0, settled: 0 });
+
     const events = await timeoutEvents(silentId);
     expect(events).toHaveLength(1);
     expect(events[0].detail).toBe("no delivery receipt within 2 s; settled as sent");
