@@ -32,6 +32,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(200),
   RUN_DISPATCHER: booleanFlag.default(true),
   DELIVERY_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
+  /** A carrier-accepted message with no receipt after this long is settled as sent (docs/delivery.md, Receipts). */
+  RECEIPT_TIMEOUT_HOURS: z.coerce.number().int().min(1).max(8760).default(72),
   SMSC_SIMULATOR: z.enum(["auto", "on", "off"]).default("auto"),
   SMSC_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(2775),
   SMSC_SIMULATOR_TPS: z.coerce.number().int().min(1).default(1000),

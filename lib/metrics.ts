@@ -52,6 +52,12 @@ function createMetrics() {
       labelNames: ["operator"] as const,
       registers: [registry],
     }),
+    receiptsTimedOut: new client.Counter({
+      name: "tumira_receipts_timed_out_total",
+      help: "Carrier-accepted messages settled as sent because no receipt came within RECEIPT_TIMEOUT_HOURS",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
     webhookAttempts: new client.Counter({
       name: "tumira_webhook_attempts_total",
       help: "Webhook delivery attempts by result",

@@ -2,8 +2,19 @@
 /** How long the views keep polling a carrier-accepted message for its delivery receipt. */
 const RECEIPT_WAIT_MS = 60 * 60_000;
 
-/** Whether a message may still change: not yet final, or accepted by the carrier and awaiting its receipt. */
-export function isAwaitingUpdate(message: { status: string; deliveredAt: string | null; createdAt: string }, now = Date.now()): boolean {
+/**
+ * Whether a message may still change: not yet final, or accepted by the carrier and awaiting its
+ * receipt. A message settled by the receipt timeout (`receiptTimedOut`) awaits nothing.
+ */
+export function isAwaitingUpdate(
+  message: { status: string; deliveredAt: string | null; createdAt: string; receiptTimedOut?: boolean },
+  now = Date.now(),
+): boolean {
   if (["created", "enqueued", "processing"].includes(message.status)) return true;
-  return message.status === "success" && !message.deliveredAt && now - Date.parse(message.createdAt) < RECEIPT_WAIT_MS;
+  return (
+    message.status === "success" &&
+    !message.deliveredAt &&
+    !message.receiptTimedOut &&
+    now - Date.parse(message.createdAt) < RECEIPT_WAIT_MS
+  );
 }

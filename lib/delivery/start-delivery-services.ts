@@ -14,6 +14,7 @@ import { startSmscSimulator } from "@/lib/smsc/smsc-simulator";
 import { WebhookSender, type WebhookSenderOptions } from "@/lib/webhooks/webhook-sender";
 import { Dispatcher, type DispatcherOptions } from "./dispatcher";
 import { ReceiptHandler } from "./receipt-handler";
+import { ReceiptTimeoutSweep, type ReceiptTimeoutSweepOptions } from "./receipt-timeout";
 
 /** Tuning for tests; a deployment configures through the environment only. */
 export type DeliveryTuning = {
@@ -21,6 +22,7 @@ export type DeliveryTuning = {
   connections?: Partial<Omit<CarrierConnectionOptions, "onReceipt" | "logger">>;
   webhooks?: Partial<Omit<WebhookSenderOptions, "logger">>;
   receipts?: { retryMs?: number; giveUpMs?: number };
+  receiptTimeout?: Partial<Omit<ReceiptTimeoutSweepOptions, "logger">>;
 };
 
 export async function startDeliveryServices(options: BackgroundOptions, tuning: DeliveryTuning = {}): Promise<BackgroundService[]> {
@@ -69,6 +71,10 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
   const dispatcher = new Dispatcher({ routes, logger, leaseMs: env.DELIVERY_LEASE_SECONDS * 1000, ...tuning.dispatcher });
   dispatcher.start();
   services.push({ name: "dispatcher", stop: () => dispatcher.stop() });
+
+  const sweep = new ReceiptTimeoutSweep({ logger, timeoutMs: env.RECEIPT_TIMEOUT_HOURS * 3_600_000, ...tuning.receiptTimeout });
+  sweep.start();
+  services.push({ name: "receipt-timeout-sweep", stop: () => sweep.stop() });
 
   const webhooks = new WebhookSender({ logger, ...tuning.webhooks });
   webhooks.start();

@@ -4,6 +4,9 @@
 // message on the hottest paths. What the columns cannot tell (retries,
 // failures, refunds) is stored as MessageEvent rows and merged in by time.
 
+/** The stored event of a carrier-accepted message settled as sent because no receipt came in time (lib/delivery/receipt-timeout.ts). */
+export const RECEIPT_TIMEOUT_EVENT = "receipt_timeout";
+
 export type TimelineEvent = { id: string; kind: string; detail: string; createdAt: Date };
 
 type TimelineMessage = {

@@ -35,6 +35,13 @@ describe("env", () => {
       expect(() => loadEnv({ DATA_DIR: dataDir, HTTP_PROCESSES: bad })).toThrow(/HTTP_PROCESSES/);
   });
 
+  it("reads RECEIPT_TIMEOUT_HOURS as whole hours, 72 when unset, and names it when it is not", () => {
+    expect(loadEnv({ DATA_DIR: dataDir }).RECEIPT_TIMEOUT_HOURS).toBe(72);
+    expect(loadEnv({ DATA_DIR: dataDir, RECEIPT_TIMEOUT_HOURS: "24" }).RECEIPT_TIMEOUT_HOURS).toBe(24);
+    for (const bad of ["0", "1.5", "soon", "8761"])
+      expect(() => loadEnv({ DATA_DIR: dataDir, RECEIPT_TIMEOUT_HOURS: bad })).toThrow(/RECEIPT_TIMEOUT_HOURS/);
+  });
+
   it("reads HTTP_PROCESSES as a count, auto as one per core, and 1 when unset", () => {
     expect(loadEnv({ DATA_DIR: dataDir }).HTTP_PROCESSES).toBe(1);
     expect(loadEnv({ DATA_DIR: dataDir, HTTP_PROCESSES: "3" }).HTTP_PROCESSES).toBe(3);

@@ -12,6 +12,7 @@ import { Time } from "@/components/time";
 import { cn } from "@/components/ui/cn";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
 import { isAwaitingUpdate } from "@/lib/dashboard/message-state";
+import { RECEIPT_TIMEOUT_EVENT } from "@/lib/messages/message-timeline";
 import type { MessageDetail } from "@/lib/dashboard/message-schemas";
 import { RedeliverButton } from "./redeliver-button";
 
@@ -25,6 +26,7 @@ const eventLabels: Record<string, { label: string; tone: string }> = {
   failed: { label: "Failed", tone: "bg-red-500" },
   delivered: { label: "Delivered to the handset", tone: "bg-emerald-500" },
   refunded: { label: "Charge released", tone: "bg-violet-500" },
+  [RECEIPT_TIMEOUT_EVENT]: { label: "No receipt from the carrier in time; counted as sent", tone: "bg-slate-500" },
 };
 
 const webhookTone: Record<string, BadgeTone> = { pending: "gray", succeeded: "green", failed: "amber", abandoned: "red" };
@@ -86,13 +88,19 @@ export function MessageDetailView({
         status: current.sms.status,
         deliveredAt: current.sms.delivered_at,
         createdAt: current.sms.created_at,
+        receiptTimedOut: current.events.some((event) => event.kind === RECEIPT_TIMEOUT_EVENT),
       });
       return awaiting || current.webhooks.some((delivery) => delivery.status === "pending") ? POLL_MS : false;
     },
   });
   const { sms } = data;
   const released = data.ledger.find((entry) => entry.kind === "release");
-  const awaiting = isAwaitingUpdate({ status: sms.status, deliveredAt: sms.delivered_at, createdAt: sms.created_at });
+  const awaiting = isAwaitingUpdate({
+    status: sms.status,
+    deliveredAt: sms.delivered_at,
+    createdAt: sms.created_at,
+    receiptTimedOut: data.events.some((event) => event.kind === RECEIPT_TIMEOUT_EVENT),
+  });
   return (
     <div className="space-y-6">
       <div>
