@@ -95,4 +95,91 @@ describe("carrier links", () => {
       await stopDispatcher();
     }
   });
+
+  it("keeps a paused carrier's messages queued across a dispatcher restart, and sends each once on resume", async () => {
+    await pauseCarrier({ operator: "netone", reason: "carrier maintenance window", actor: "test" });
+    await startDispatcher();
+    try {
+      const accountId = await createSendingAccount();
+      const netone = ["+263712100019", "+263712100029"];
+      const ids = await send(accountId, netone, "Held while paused");
+      const [first] = await send(accountId, ["+263771100019"], "Econet is not paused");
+      await waitForFinal([first]);
+      await waitFor(async () => (await carrier("netone")).binds[0]?.state === "paused", "netone reported paused");
+
+      await stopDispatcher();
+      await startDispatcher();
+      const [second] = await send(accountId, ["+263771100029"], "Econet after the restart");
+      await waitForFinal([second]);
+      const overview = await carrier("netone");
+      expect(overview.paused).toMatchObject({ reason: "carrier maintenance window", actor: "test" });
+      expect(overview.queue.depth).toBe(2);
+      const held = await db().message.findMany({ where: { id: { in: ids } } });
+      expect(held.map((message) => [message.status, message.attempts])).toEqual(netone.map(() => ["enqueued", 0]));
+      expect(submitsTo(netone)).toHaveLength(0);
+      // Held, not charged again: one hold per message and no release.
+      expect(await db().ledgerEntry.count({ where: { messageId: { in: ids } } })).toBe(2);
+
+      await resumeCarrier({ operator: "netone", actor: "test" });
+      const sent = await waitForFinal(ids, { delivered: true });
+      expect(sent.map((message) => [message.status, message.attempts])).toEqual(netone.map(() => ["success", 1]));
+      expect(
+        submitsTo(netone)
+          .map((submit) => `+${submit.destination}`)
+          .sort(),
+      ).toEqual(netone);
+      expect((await carrier("netone")).paused).toBeNull();
+      await expectLedgerBalanced(accountId);
+    } finally {
+      await stopDispatcher();
+    }
+  });
+
+  it("reports a dropped bind down, then bound again, in the overview and in /metrics", async () => {
+    const bindUp = async () => (await metrics().carrierBindUp.get()).values.find((value) => value.labels.operator === "telecel")?.value;
+    const stateIs = async (state: string) =>
+      (await metrics().carrierBindState.get()).values.find((value) => value.labels.operator === "telecel" && value.labels.state === state)
+        ?.value === 1;
+    await startDispatcher();
+    try {
+      await waitFor(async () => (await carrier("telecel")).binds[0]?.state === "bound", "telecel bound");
+      await waitFor(async () => (await bindUp()) === 1, "tumira_carrier_bind_up 1");
+      const boundBind = (await carrier("telecel")).binds[0];
+      expect(boundBind.host).toBe(`127.0.0.1:${simulator.port}`);
+      expect(boundBind.windowSize).toBeGreaterThan(0);
+
+      simulator.refuseBinds("telecel", true);
+      expect(simulator.dropBinds("telecel")).toBeGreaterThan(0);
+      await waitFor(async () => (await carrier("telecel")).binds[0]?.state === "down", "telecel reported down");
+      await waitFor(async () => (await bindUp()) === 0 && (await stateIs("down")), "tumira_carrier_bind_state down");
+
+      simulator.refuseBinds("telecel", false);
+      await waitFor(async () => (await carrier("telecel")).binds[0]?.state === "bound", "telecel bound again");
+      await waitFor(async () => (await bindUp()) === 1 && (await stateIs("bound")), "tumira_carrier_bind_state bound");
+      const accountId = await createSendingAccount();
+      const [id] = await send(accountId, ["+263733200019"], "After the drop");
+      await waitForFinal([id]);
+      await waitFor(async () => (await carrier("telecel")).sentLastMinute >= 1, "the send counted in the last minute");
+    } finally {
+      await stopDispatcher();
+    }
+  });
+
+  it("counts queue depth and the oldest queued message's age per carrier in /metrics", async () => {
+    await pauseCarrier({ operator: "econet", reason: "metrics", actor: "test" });
+    await startDispatcher();
+    try {
+      const accountId = await createSendingAccount();
+      await send(accountId, ["+263771300019", "+263771300029"], "Queued for the gauges");
+      const gauge = async (name: "carrierQueueDepth" | "carrierOldestQueuedSeconds" | "carrierPaused") =>
+        (await metrics()[name].get()).values.find((value) => value.labels.operator === "econet")?.value;
+      await waitFor(async () => (await gauge("carrierQueueDepth")) === 2, "tumira_carrier_queue_depth 2");
+      expect(await gauge("carrierPaused")).toBe(1);
+      expect(await gauge("carrierOldestQueuedSeconds")).toBeGreaterThanOrEqual(0);
+      expect(await metrics().registry.metrics()).toMatch(/tumira_carrier_queue_depth\{operator="econet"\} 2/);
+    } finally {
+      await resumeCarrier({ operator: "econet", actor: "test" });
+      await stopDispatcher();
+    }
+  });
 });
