@@ -8,6 +8,8 @@ import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/b
 import { readCarrierOverview } from "@/lib/delivery/carrier-links";
 import { pauseCarrier, resumeCarrier } from "@/lib/carriers/carrier-pauses";
 import { metrics } from "@/lib/metrics";
+import { claimMessages } from "@/lib/delivery/claim-messages";
+import { recordDispatchOutcomes } from "@/lib/delivery/record-dispatch-outcomes";
 import { useTestDatabase } from "../helpers/test-database";
 import {
   carrierUrls,
@@ -181,5 +183,48 @@ describe("carrier links", () => {
       await resumeCarrier({ operator: "econet", actor: "test" });
       await stopDispatcher();
     }
+  });
+
+  it("shows every worker's bind and sums their windows, caps and rates", async () => {
+    await startDispatcher();
+    const second = await startDeliveryServices({ dispatcher: true, simulator: false }, TUNING);
+    try {
+      await waitFor(async () => {
+        const binds = (await carrier("econet")).binds;
+        return binds.length === 2 && binds.every((bind) => bind.state === "bound");
+      }, "two econet binds reported bound");
+      const econet = await carrier("econet");
+      expect(new Set(econet.binds.map((bind) => bind.owner)).size).toBe(2);
+      expect(econet.windowSize).toBe(econet.binds[0].windowSize + econet.binds[1].windowSize);
+      expect(econet.tps).toBe(econet.binds[0].tps * 2);
+    } finally {
+      await stopBackgroundServices(second);
+      await stopDispatcher();
+    }
+    // A stopped worker's binds are no longer reported.
+    expect((await carrier("econet")).binds).toHaveLength(0);
+  });
+
+  it("puts a claimed message that never left back in the queue without counting the attempt", async () => {
+    const accountId = await createSendingAccount();
+    const [id] = await send(accountId, ["+263771400019"], "Claimed, then the bind went");
+    const [claimed] = await claimMessages({ owner: "test-owner", operator: "econet", test: false, limit: 1, leaseMs: 60_000 });
+    expect(claimed).toMatchObject({ id, attempts: 1 });
+    await recordDispatchOutcomes(
+      [
+        {
+          message: claimed,
+          owner: "test-owner",
+          startedAt: new Date(),
+          result: { kind: "rejected", temporary: true, response: "no bind to the carrier", carrierStatus: null, notSent: true },
+        },
+      ],
+      { maxAttempts: 1, baseDelayMs: 50, maxDelayMs: 200 },
+    );
+    const message = await db().message.findUniqueOrThrow({ where: { id } });
+    expect(message).toMatchObject({ status: "enqueued", attempts: 0, leaseOwner: null, lastError: "no bind to the carrier" });
+    const events = await db().messageEvent.findMany({ where: { messageId: id } });
+    expect(events.map((event) => [event.kind, event.detail])).toEqual([["retry", "not sent: no bind to the carrier; waits for the bind"]]);
+    expect(await db().ledgerEntry.count({ where: { messageId: id, kind: "release" } })).toBe(0);
   });
 });
