@@ -102,6 +102,25 @@ function createMetrics() {
       labelNames: ["operator"] as const,
       registers: [registry],
     }),
+    carrierSubmitLatency: new client.Histogram({
+      name: "tumira_carrier_submit_latency_seconds",
+      help: "Time from the API's acceptance of a live message to the carrier's acceptance of it",
+      labelNames: ["operator"] as const,
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
+      registers: [registry],
+    }),
+    carrierThrottled: new client.Counter({
+      name: "tumira_carrier_throttled_total",
+      help: "ESME_RTHROTTLED answers from the carrier (retried in place or not)",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
+    carrierRefused: new client.Counter({
+      name: "tumira_carrier_refused_total",
+      help: "Live submits the carrier refused or never answered (temporary or permanent)",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
     webhookAttempts: new client.Counter({
       name: "tumira_webhook_attempts_total",
       help: "Webhook delivery attempts by result",

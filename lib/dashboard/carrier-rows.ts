@@ -2,6 +2,17 @@
 // GET /api/dashboard/carriers answers to its polling.
 import type { Operator } from "@/lib/carriers/operators";
 import { readCarrierOverview, type LinkStateName } from "@/lib/delivery/carrier-links";
+import type { MinuteStats } from "@/lib/delivery/hour-stats";
+
+function perMinute(minutes: MinuteStats[], now: Date): number[] {
+  const last = Math.floor(now.getTime() / 60_000);
+  const sent = new Map(minutes.map((stats) => [stats.minute, stats.sent]));
+  return Array.from({ length: 60 }, (_, index) => sent.get(last - 59 + index) ?? 0);
+}
+
+function finiteOrNull(value: number | null): number | null {
+  return value !== null && Number.isFinite(value) ? value : null;
+}
 
 export type CarrierBindRow = {
   owner: string;
@@ -23,6 +34,9 @@ export type CarrierRow = {
   windowSize: number;
   tps: number;
   sentLastMinute: number;
+  /** Messages the carrier accepted per minute over the last hour, oldest first (60 values). */
+  sentPerMinute: number[];
+  lastHour: { sent: number; errors: number; throttled: number; submitP50Ms: number | null; submitP95Ms: number | null };
   queueDepth: number;
   oldestQueuedAt: string | null;
   readAt: string;
@@ -48,6 +62,13 @@ export async function listCarrierRows(now = new Date()): Promise<CarrierRow[]> {
     windowSize: carrier.windowSize,
     tps: carrier.tps,
     sentLastMinute: carrier.sentLastMinute,
+    sentPerMinute: perMinute(carrier.minutes, now),
+    // JSON has no Infinity: a quantile past the last bucket reads as null with the rest.
+    lastHour: {
+      ...carrier.lastHour,
+      submitP50Ms: finiteOrNull(carrier.lastHour.submitP50Ms),
+      submitP95Ms: finiteOrNull(carrier.lastHour.submitP95Ms),
+    },
     queueDepth: carrier.queue.depth,
     oldestQueuedAt: carrier.queue.oldestReceivedAt?.toISOString() ?? null,
     readAt: now.toISOString(),

@@ -6,6 +6,7 @@ import { sql } from "@/lib/db/client";
 import { fromDbTime, fromDbTimeOrNull, toDbTime } from "@/lib/db/sql";
 import { operators, type Operator } from "@/lib/carriers/operators";
 import { listCarrierPauses } from "@/lib/carriers/carrier-pauses";
+import { latencyQuantileMs, mergeMinutes, type MinuteStats } from "./hour-stats";
 
 /** bound, binding and backing-off come from the connection; paused and down are the dispatcher's view. */
 export type LinkStateName = "bound" | "binding" | "backing-off" | "paused" | "down" | "stopped";
@@ -20,6 +21,8 @@ export type LinkReport = {
   windowSize: number;
   tps: number;
   sentLastMinute: number;
+  /** The last hour, per minute (./hour-stats.ts). */
+  minutes: MinuteStats[];
 };
 
 export type CarrierBind = LinkReport & { owner: string; updatedAt: Date };
@@ -35,6 +38,9 @@ export type CarrierOverview = {
   windowSize: number;
   tps: number;
   sentLastMinute: number;
+  /** The last hour over every bind: per minute, totals, and acceptance-to-carrier latency quantiles. */
+  minutes: MinuteStats[];
+  lastHour: { sent: number; errors: number; throttled: number; submitP50Ms: number | null; submitP95Ms: number | null };
   queue: QueueStats;
 };
 
@@ -47,11 +53,11 @@ export async function writeLinkReports(owner: string, reports: LinkReport[], now
   const database = sql();
   for (const report of reports) {
     await database.run(
-      `INSERT INTO "CarrierLink" ("id", "owner", "operator", "state", "since", "nextTryAt", "host", "windowUsed", "windowSize", "tps", "sentLastMinute", "updatedAt")
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO "CarrierLink" ("id", "owner", "operator", "state", "since", "nextTryAt", "host", "windowUsed", "windowSize", "tps", "sentLastMinute", "minutes", "updatedAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT ("id") DO UPDATE SET "state" = excluded."state", "since" = excluded."since", "nextTryAt" = excluded."nextTryAt",
          "host" = excluded."host", "windowUsed" = excluded."windowUsed", "windowSize" = excluded."windowSize", "tps" = excluded."tps",
-         "sentLastMinute" = excluded."sentLastMinute", "updatedAt" = excluded."updatedAt"`,
+         "sentLastMinute" = excluded."sentLastMinute", "minutes" = excluded."minutes", "updatedAt" = excluded."updatedAt"`,
       [
         `${owner}|${report.operator}`,
         owner,
@@ -64,6 +70,7 @@ export async function writeLinkReports(owner: string, reports: LinkReport[], now
         report.windowSize,
         report.tps,
         report.sentLastMinute,
+        JSON.stringify(report.minutes),
         toDbTime(now),
       ],
     );
@@ -110,12 +117,15 @@ export async function readCarrierOverview(now = new Date()): Promise<CarrierOver
     windowSize: Number(row.windowSize),
     tps: Number(row.tps),
     sentLastMinute: Number(row.sentLastMinute),
+    minutes: parseMinutes(row.minutes),
     updatedAt: fromDbTime(row.updatedAt),
   }));
   return operators.map((operator) => {
     const own = binds.filter((bind) => bind.operator === operator);
     const pause = pauses.find((entry) => entry.operator === operator);
     const sum = (pick: (bind: CarrierBind) => number) => own.reduce((total, bind) => total + pick(bind), 0);
+    const minutes = mergeMinutes(own.map((bind) => bind.minutes));
+    const hourly = (pick: (stats: MinuteStats) => number) => minutes.reduce((total, stats) => total + pick(stats), 0);
     return {
       operator,
       paused: pause ? { reason: pause.reason, actor: pause.actor, pausedAt: pause.pausedAt } : null,
@@ -124,7 +134,26 @@ export async function readCarrierOverview(now = new Date()): Promise<CarrierOver
       windowSize: sum((bind) => bind.windowSize),
       tps: sum((bind) => bind.tps),
       sentLastMinute: sum((bind) => bind.sentLastMinute),
+      minutes,
+      lastHour: {
+        sent: hourly((stats) => stats.sent),
+        errors: hourly((stats) => stats.errors),
+        throttled: hourly((stats) => stats.throttled),
+        submitP50Ms: latencyQuantileMs(minutes, 0.5),
+        submitP95Ms: latencyQuantileMs(minutes, 0.95),
+      },
       queue: queue.get(operator)!,
     };
   });
+}
+
+/** The stored minutes of a bind, only those of the last hour; a malformed value reads as none. */
+function parseMinutes(value: unknown, now = Date.now()): MinuteStats[] {
+  try {
+    const parsed: unknown = JSON.parse(String(value ?? "[]"));
+    const from = Math.floor(now / 60_000) - 59;
+    return Array.isArray(parsed) ? (parsed as MinuteStats[]).filter((stats) => Number(stats?.minute) >= from) : [];
+  } catch {
+    return [];
+  }
 }

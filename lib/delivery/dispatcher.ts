@@ -18,6 +18,7 @@ import type { CarrierConnection, SubmitOutcome } from "@/lib/smpp/carrier-connec
 import { claimMessages, releaseLeases, requeueExpiredLeases, type ClaimedMessage } from "./claim-messages";
 import { recordDispatchOutcomes, type DispatchOutcome } from "./record-dispatch-outcomes";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy";
+import { acceptedAtOfId, HourStats } from "./hour-stats";
 import { readQueueStats, removeLinkReports, writeLinkReports, type LinkReport, type LinkStateName } from "./carrier-links";
 
 export type DispatchRoute = { operator: Operator; test: boolean; connection: CarrierConnection };
@@ -94,6 +95,9 @@ export class Dispatcher {
   /** Resolves once the pauses have been read (or could not be): no route claims before. */
   private pausesRead: Promise<void> = Promise.resolve();
   private readonly sent = new Map<CarrierConnection, MinuteCounter>();
+  private readonly hours = new Map<CarrierConnection, HourStats>();
+  /** Each connection's throttled answers as last counted into its hour. */
+  private readonly throttledSeen = new Map<CarrierConnection, number>();
   private readonly startedAt = new Date();
 
   constructor(private readonly options: DispatcherOptions) {
@@ -196,7 +200,7 @@ export class Dispatcher {
     let result: SubmitOutcome;
     try {
       result = await this.submit(route, message);
-      if (result.kind === "accepted") this.sentOver(route.connection).add();
+      if (!route.test) this.count(route, message, result);
     } finally {
       this.submittingBy.set(route.connection, this.submittingBy.get(route.connection)! - 1);
       this.wakeRoomWaiters();
@@ -272,6 +276,37 @@ export class Dispatcher {
     }
   }
 
+  /** The live route's minute and hour, and the metrics that go with them. */
+  private count(route: DispatchRoute, message: ClaimedMessage, result: SubmitOutcome): void {
+    const labels = { operator: route.operator };
+    if (result.kind === "accepted") {
+      this.sentOver(route.connection).add();
+      const acceptedAt = acceptedAtOfId(message.id);
+      const latencyMs = acceptedAt === null ? null : Math.max(0, Date.now() - acceptedAt);
+      this.hourOf(route.connection).sent(latencyMs);
+      if (latencyMs !== null) metrics().carrierSubmitLatency.observe(labels, latencyMs / 1000);
+    } else if (!result.notSent) {
+      this.hourOf(route.connection).refused();
+      metrics().carrierRefused.inc(labels);
+    }
+  }
+
+  private hourOf(connection: CarrierConnection): HourStats {
+    let hour = this.hours.get(connection);
+    if (!hour) this.hours.set(connection, (hour = new HourStats()));
+    return hour;
+  }
+
+  /** Throttled answers since the last count go into the hour and the counter. */
+  private countThrottles(route: DispatchRoute): void {
+    const total = route.connection.throttledTotal;
+    const fresh = total - (this.throttledSeen.get(route.connection) ?? 0);
+    this.throttledSeen.set(route.connection, total);
+    if (fresh <= 0) return;
+    this.hourOf(route.connection).throttled(fresh);
+    metrics().carrierThrottled.inc({ operator: route.operator }, fresh);
+  }
+
   private isPaused(route: DispatchRoute): boolean {
     return !route.test && this.paused.has(route.operator);
   }
@@ -309,6 +344,7 @@ export class Dispatcher {
     return this.options.routes
       .filter((route) => !route.test)
       .map((route) => {
+        this.countThrottles(route);
         const link = route.connection.link;
         let state: LinkStateName = link.state;
         let since = link.since;
@@ -330,6 +366,7 @@ export class Dispatcher {
           windowSize: link.windowSize,
           tps: link.tps,
           sentLastMinute: this.sentOver(route.connection).total(now.getTime()),
+          minutes: this.hourOf(route.connection).minutes(now.getTime()),
         };
       });
   }

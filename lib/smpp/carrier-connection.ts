@@ -81,6 +81,7 @@ export class CarrierConnection {
   private readonly limiter: ThroughputLimiter;
   private readonly waitingForBind = new Set<() => void>();
   private windowUsed = 0;
+  private throttledAnswers = 0;
   private readonly windowWaiters: (() => void)[] = [];
   private readonly settings: Required<Omit<CarrierConnectionOptions, "onReceipt" | "logger">>;
   private readonly log: Logger;
@@ -124,6 +125,11 @@ export class CarrierConnection {
     if (this.state !== state) this.stateSince = new Date();
     this.state = state;
     this.nextTryAt = nextTryAt;
+  }
+
+  /** ESME_RTHROTTLED answers since the start, retried in place or not. */
+  get throttledTotal(): number {
+    return this.throttledAnswers;
   }
 
   /** Submits waiting for a window slot or in flight. */
@@ -192,7 +198,9 @@ export class CarrierConnection {
         const session = await this.boundSession();
         await this.limiter.take();
         const response = await this.request(session, "submit_sm", (sequence) => encodeShortMessage(COMMAND.submit_sm, sequence, fields));
-        if (response.status !== STATUS.ESME_RTHROTTLED || throttled >= THROTTLE_RETRIES) return response;
+        if (response.status !== STATUS.ESME_RTHROTTLED) return response;
+        this.throttledAnswers++;
+        if (throttled >= THROTTLE_RETRIES) return response;
         this.limiter.pause(THROTTLE_PAUSE_MS * 2 ** throttled);
       }
     } finally {

@@ -159,9 +159,22 @@ describe("carrier links", () => {
       await waitFor(async () => (await carrier("telecel")).binds[0]?.state === "bound", "telecel bound again");
       await waitFor(async () => (await bindUp()) === 1 && (await stateIs("bound")), "tumira_carrier_bind_state bound");
       const accountId = await createSendingAccount();
-      const [id] = await send(accountId, ["+263733200019"], "After the drop");
-      await waitForFinal([id]);
-      await waitFor(async () => (await carrier("telecel")).sentLastMinute >= 1, "the send counted in the last minute");
+      // Delivered; throttled once, then delivered; refused for good.
+      const ids = await send(accountId, ["+263733200019", "+263733200004", "+263733200005"], "After the drop");
+      await waitForFinal(ids);
+      await waitFor(async () => {
+        const { lastHour } = await carrier("telecel");
+        return lastHour.sent + lastHour.errors >= 3;
+      }, "the three answers counted in the last hour");
+      const telecel = await carrier("telecel");
+      expect(telecel.sentLastMinute).toBe(2);
+      expect(telecel.lastHour).toMatchObject({ sent: 2, throttled: 1, errors: 1 });
+      expect(telecel.lastHour.submitP50Ms).toBeGreaterThan(0);
+      expect(telecel.minutes.reduce((sum, stats) => sum + stats.sent, 0)).toBe(2);
+      const text = await metrics().registry.metrics();
+      expect(text).toMatch(/tumira_carrier_submit_latency_seconds_count\{operator="telecel"\} 2/);
+      expect(text).toMatch(/tumira_carrier_throttled_total\{operator="telecel"\} 1/);
+      expect(text).toMatch(/tumira_carrier_refused_total\{operator="telecel"\} 1/);
     } finally {
       await stopDispatcher();
     }

@@ -53,6 +53,24 @@ function ratePerSecond(sentLastMinute: number): string {
   return (sentLastMinute / 60).toFixed(sentLastMinute < 600 ? 1 : 0);
 }
 
+function formatLatency(ms: number | null): string {
+  if (ms === null) return "—";
+  return ms < 1000 ? `≤ ${ms} ms` : ms < 60_000 ? `≤ ${ms / 1000} s` : `≤ ${ms / 60_000} min`;
+}
+
+/** Messages sent per minute over the last hour, as a line scaled to its own peak. */
+function Sparkline({ values, label }: { values: number[]; label: string }) {
+  const width = 120;
+  const height = 24;
+  const peak = Math.max(1, ...values);
+  const points = values.map((value, index) => `${(index / (values.length - 1)) * width},${height - 1 - (value / peak) * (height - 2)}`);
+  return (
+    <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-label={label} className="text-brand-600">
+      <polyline points={points.join(" ")} fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 /** The carrier's state: its pause, else its binds' states (no bind reported: no dispatcher runs). */
 function CarrierState({ carrier }: { carrier: CarrierRow }) {
   if (carrier.binds.length === 0)
@@ -105,6 +123,22 @@ const carrierColumns: Column<CarrierRow>[] = [
     header: "Sent (msg/s, last min)",
     numeric: true,
     cell: (carrier) => <span data-testid="carrier-sent">{ratePerSecond(carrier.sentLastMinute)}</span>,
+  },
+  {
+    key: "hour",
+    header: "Last hour",
+    nowrap: true,
+    cell: (carrier) => (
+      <div data-testid="carrier-hour">
+        <Sparkline values={carrier.sentPerMinute} label={`${carrier.lastHour.sent} sent in the last hour, per minute`} />
+        <p className="text-xs text-slate-500">
+          {carrier.lastHour.sent} sent · {carrier.lastHour.throttled} throttled · {carrier.lastHour.errors} refused
+        </p>
+        <p className="text-xs text-slate-500">
+          to carrier p50 {formatLatency(carrier.lastHour.submitP50Ms)} · p95 {formatLatency(carrier.lastHour.submitP95Ms)}
+        </p>
+      </div>
+    ),
   },
   {
     key: "queue",

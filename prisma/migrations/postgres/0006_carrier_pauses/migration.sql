@@ -21,6 +21,7 @@ CREATE TABLE "CarrierLink" (
     "windowSize" INTEGER NOT NULL,
     "tps" INTEGER NOT NULL,
     "sentLastMinute" INTEGER NOT NULL,
+    "minutes" TEXT NOT NULL DEFAULT '[]',
     "updatedAt" TIMESTAMP(3) NOT NULL,
 
     CONSTRAINT "CarrierLink_pkey" PRIMARY KEY ("id")

@@ -19,6 +19,7 @@ CREATE TABLE "CarrierLink" (
     "windowSize" INTEGER NOT NULL,
     "tps" INTEGER NOT NULL,
     "sentLastMinute" INTEGER NOT NULL,
+    "minutes" TEXT NOT NULL DEFAULT '[]',
     "updatedAt" DATETIME NOT NULL
 );
 
