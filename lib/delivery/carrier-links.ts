@@ -83,17 +83,26 @@ export async function removeLinkReports(owner: string): Promise<void> {
   await sql().run(`DELETE FROM "CarrierLink" WHERE "owner" = ?`, [owner]);
 }
 
-/** Live messages waiting per carrier, and the acceptance time of the oldest. */
+/**
+ * Live messages waiting per carrier, and the acceptance time of the one first in line (the earliest
+ * due; a message waiting out a retry's backoff may be older). Both read the claim's index only (a
+ * count over the carrier's range, one row for the first), cheap enough to run every few seconds
+ * with a large queue.
+ */
 export async function readQueueStats(): Promise<Map<Operator, QueueStats>> {
-  const rows = await sql().all<{ operator: string; depth: unknown; oldest: unknown }>(
-    `SELECT "operator", COUNT(*) AS "depth", MIN("receivedAt") AS "oldest" FROM "Message"
-     WHERE "status" = 'enqueued' AND "test" = ? GROUP BY "operator"`,
-    [false],
-  );
-  const stats = new Map<Operator, QueueStats>(operators.map((operator) => [operator, { depth: 0, oldestReceivedAt: null }]));
-  for (const row of rows)
-    if (stats.has(row.operator as Operator))
-      stats.set(row.operator as Operator, { depth: Number(row.depth), oldestReceivedAt: fromDbTimeOrNull(row.oldest) });
+  const database = sql();
+  const stats = new Map<Operator, QueueStats>();
+  for (const operator of operators) {
+    const counted = await database.get<{ depth: unknown }>(
+      `SELECT COUNT(*) AS "depth" FROM "Message" WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ?`,
+      [operator, false],
+    );
+    const first = await database.get<{ receivedAt: unknown }>(
+      `SELECT "receivedAt" FROM "Message" WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ? ORDER BY "nextAttemptAt" LIMIT 1`,
+      [operator, false],
+    );
+    stats.set(operator, { depth: Number(counted?.depth ?? 0), oldestReceivedAt: fromDbTimeOrNull(first?.receivedAt) });
+  }
   return stats;
 }
 

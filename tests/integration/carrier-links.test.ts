@@ -185,12 +185,16 @@ describe("carrier links", () => {
     await startDispatcher();
     try {
       const accountId = await createSendingAccount();
-      await send(accountId, ["+263771300019", "+263771300029"], "Queued for the gauges");
+      const ids = await send(accountId, ["+263771300019", "+263771300029"], "Queued for the gauges");
       const gauge = async (name: "carrierQueueDepth" | "carrierOldestQueuedSeconds" | "carrierPaused") =>
         (await metrics()[name].get()).values.find((value) => value.labels.operator === "econet")?.value;
       await waitFor(async () => (await gauge("carrierQueueDepth")) === 2, "tumira_carrier_queue_depth 2");
       expect(await gauge("carrierPaused")).toBe(1);
-      expect(await gauge("carrierOldestQueuedSeconds")).toBeGreaterThanOrEqual(0);
+      const first = await db().message.findUniqueOrThrow({ where: { id: ids[0] } });
+      expect((await carrier("econet")).queue.oldestReceivedAt).toEqual(first.receivedAt);
+      const reportedAge = (await gauge("carrierOldestQueuedSeconds"))!;
+      expect(reportedAge).toBeGreaterThanOrEqual(0);
+      expect(reportedAge).toBeLessThanOrEqual((Date.now() - first.receivedAt.getTime()) / 1000);
       expect(await metrics().registry.metrics()).toMatch(/tumira_carrier_queue_depth\{operator="econet"\} 2/);
     } finally {
       await resumeCarrier({ operator: "econet", actor: "test" });
@@ -198,7 +202,7 @@ describe("carrier links", () => {
     }
   });
 
-  it("shows every worker's bind and sums their windows, caps and rates", async () => {
+  it("shows every worker's bind, sums their windows, caps and rates, and pauses every worker", async () => {
     await startDispatcher();
     const second = await startDeliveryServices({ dispatcher: true, simulator: false }, TUNING);
     try {
@@ -210,6 +214,14 @@ describe("carrier links", () => {
       expect(new Set(econet.binds.map((bind) => bind.owner)).size).toBe(2);
       expect(econet.windowSize).toBe(econet.binds[0].windowSize + econet.binds[1].windowSize);
       expect(econet.tps).toBe(econet.binds[0].tps * 2);
+
+      // A pause reaches every worker.
+      await pauseCarrier({ operator: "econet", reason: "both workers", actor: "test" });
+      await waitFor(async () => {
+        const binds = (await carrier("econet")).binds;
+        return binds.length === 2 && binds.every((bind) => bind.state === "paused");
+      }, "both econet binds reported paused");
+      await resumeCarrier({ operator: "econet", actor: "test" });
     } finally {
       await stopBackgroundServices(second);
       await stopDispatcher();
