@@ -109,6 +109,13 @@ function createMetrics() {
       buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
       registers: [registry],
     }),
+    receiptLatency: new client.Histogram({
+      name: "tumira_carrier_receipt_latency_seconds",
+      help: "Time from the API's acceptance of a live message to its last DELIVRD receipt",
+      labelNames: ["operator"] as const,
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
+      registers: [registry],
+    }),
     carrierThrottled: new client.Counter({
       name: "tumira_carrier_throttled_total",
       help: "ESME_RTHROTTLED answers from the carrier (retried in place or not)",

@@ -36,7 +36,16 @@ export type CarrierRow = {
   sentLastMinute: number;
   /** Messages the carrier accepted per minute over the last hour, oldest first (60 values). */
   sentPerMinute: number[];
-  lastHour: { sent: number; errors: number; throttled: number; submitP50Ms: number | null; submitP95Ms: number | null };
+  lastHour: {
+    sent: number;
+    errors: number;
+    throttled: number;
+    delivered: number;
+    submitP50Ms: number | null;
+    submitP95Ms: number | null;
+    receiptP50Ms: number | null;
+    receiptP95Ms: number | null;
+  };
   queueDepth: number;
   oldestQueuedAt: string | null;
   readAt: string;
@@ -68,6 +77,8 @@ export async function listCarrierRows(now = new Date()): Promise<CarrierRow[]> {
       ...carrier.lastHour,
       submitP50Ms: finiteOrNull(carrier.lastHour.submitP50Ms),
       submitP95Ms: finiteOrNull(carrier.lastHour.submitP95Ms),
+      receiptP50Ms: finiteOrNull(carrier.lastHour.receiptP50Ms),
+      receiptP95Ms: finiteOrNull(carrier.lastHour.receiptP95Ms),
     },
     queueDepth: carrier.queue.depth,
     oldestQueuedAt: carrier.queue.oldestReceivedAt?.toISOString() ?? null,

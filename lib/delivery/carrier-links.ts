@@ -40,7 +40,16 @@ export type CarrierOverview = {
   sentLastMinute: number;
   /** The last hour over every bind: per minute, totals, and acceptance-to-carrier latency quantiles. */
   minutes: MinuteStats[];
-  lastHour: { sent: number; errors: number; throttled: number; submitP50Ms: number | null; submitP95Ms: number | null };
+  lastHour: {
+    sent: number;
+    errors: number;
+    throttled: number;
+    delivered: number;
+    submitP50Ms: number | null;
+    submitP95Ms: number | null;
+    receiptP50Ms: number | null;
+    receiptP95Ms: number | null;
+  };
   queue: QueueStats;
 };
 
@@ -148,8 +157,11 @@ export async function readCarrierOverview(now = new Date()): Promise<CarrierOver
         sent: hourly((stats) => stats.sent),
         errors: hourly((stats) => stats.errors),
         throttled: hourly((stats) => stats.throttled),
+        delivered: hourly((stats) => stats.delivered ?? 0),
         submitP50Ms: latencyQuantileMs(minutes, 0.5),
         submitP95Ms: latencyQuantileMs(minutes, 0.95),
+        receiptP50Ms: latencyQuantileMs(minutes, 0.5, "receiptLatency"),
+        receiptP95Ms: latencyQuantileMs(minutes, 0.95, "receiptLatency"),
       },
       queue: queue.get(operator)!,
     };

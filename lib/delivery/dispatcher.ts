@@ -18,7 +18,7 @@ import type { CarrierConnection, SubmitOutcome } from "@/lib/smpp/carrier-connec
 import { claimMessages, releaseLeases, requeueExpiredLeases, type ClaimedMessage } from "./claim-messages";
 import { recordDispatchOutcomes, type DispatchOutcome } from "./record-dispatch-outcomes";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy";
-import { acceptedAtOfId, HourStats } from "./hour-stats";
+import { acceptedAtOfId, HourStats, mergeMinutes, receiptHours } from "./hour-stats";
 import { readQueueStats, removeLinkReports, writeLinkReports, type LinkReport, type LinkStateName } from "./carrier-links";
 
 export type DispatchRoute = { operator: Operator; test: boolean; connection: CarrierConnection };
@@ -366,7 +366,10 @@ export class Dispatcher {
           windowSize: link.windowSize,
           tps: link.tps,
           sentLastMinute: this.sentOver(route.connection).total(now.getTime()),
-          minutes: this.hourOf(route.connection).minutes(now.getTime()),
+          minutes: mergeMinutes([
+            this.hourOf(route.connection).minutes(now.getTime()),
+            receiptHours(route.operator).minutes(now.getTime()),
+          ]),
         };
       });
   }

@@ -1,6 +1,6 @@
 // A carrier bind's last hour in one-minute buckets: messages the carrier accepted, refusals,
-// throttled answers, and a histogram of the time from acceptance (the API's) to the carrier's
-// answer. Fixed buckets, so the buckets of several workers add up and percentiles come from the sum.
+// throttled answers, DELIVRD receipts, and histograms of the time from acceptance (the API's) to
+// the carrier's answer and to the receipt. Fixed buckets, so the buckets of several workers add up and percentiles come from the sum.
 
 /** Upper bounds of the latency buckets, in ms; a last bucket takes everything above. */
 export const LATENCY_BOUNDS_MS = [100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000, 300_000, 900_000, 3_600_000];
@@ -11,14 +11,23 @@ export type MinuteStats = {
   sent: number;
   errors: number;
   throttled: number;
-  /** Counts per latency bucket (LATENCY_BOUNDS_MS, then the overflow). */
+  /** Counts per latency bucket (LATENCY_BOUNDS_MS, then the overflow): acceptance to the carrier's answer. */
   latency: number[];
+  delivered: number;
+  /** The same buckets: acceptance to the DELIVRD receipt. */
+  receiptLatency: number[];
 };
 
 const MINUTES_KEPT = 60;
 
 function emptyMinute(minute: number): MinuteStats {
-  return { minute, sent: 0, errors: 0, throttled: 0, latency: new Array<number>(LATENCY_BOUNDS_MS.length + 1).fill(0) };
+  const buckets = () => new Array<number>(LATENCY_BOUNDS_MS.length + 1).fill(0);
+  return { minute, sent: 0, errors: 0, throttled: 0, latency: buckets(), delivered: 0, receiptLatency: buckets() };
+}
+
+function bucketOf(ms: number): number {
+  const bucket = LATENCY_BOUNDS_MS.findIndex((bound) => ms <= bound);
+  return bucket === -1 ? LATENCY_BOUNDS_MS.length : bucket;
 }
 
 export class HourStats {
@@ -38,9 +47,14 @@ export class HourStats {
   sent(acceptanceMs: number | null, now = Date.now()): void {
     const stats = this.current(now);
     stats.sent++;
-    if (acceptanceMs === null) return;
-    const bucket = LATENCY_BOUNDS_MS.findIndex((bound) => acceptanceMs <= bound);
-    stats.latency[bucket === -1 ? LATENCY_BOUNDS_MS.length : bucket]++;
+    if (acceptanceMs !== null) stats.latency[bucketOf(acceptanceMs)]++;
+  }
+
+  /** A message whose every part got its DELIVRD receipt, acceptanceMs after the API accepted it. */
+  delivered(acceptanceMs: number | null, now = Date.now()): void {
+    const stats = this.current(now);
+    stats.delivered++;
+    if (acceptanceMs !== null) stats.receiptLatency[bucketOf(acceptanceMs)]++;
   }
 
   refused(now = Date.now()): void {
@@ -67,6 +81,8 @@ export function mergeMinutes(lists: MinuteStats[][]): MinuteStats[] {
     into.errors += stats.errors;
     into.throttled += stats.throttled;
     stats.latency.forEach((count, index) => (into.latency[index] += count));
+    into.delivered += stats.delivered ?? 0;
+    stats.receiptLatency?.forEach((count, index) => (into.receiptLatency[index] += count));
     merged.set(stats.minute, into);
   }
   return [...merged.values()].sort((a, b) => a.minute - b.minute);
@@ -76,9 +92,9 @@ export function mergeMinutes(lists: MinuteStats[][]): MinuteStats[] {
  * The latency at quantile q (0-1) over the minutes, as the upper bound of the bucket it falls in
  * (null with no samples; Infinity in the overflow bucket).
  */
-export function latencyQuantileMs(minutes: MinuteStats[], q: number): number | null {
+export function latencyQuantileMs(minutes: MinuteStats[], q: number, of: "latency" | "receiptLatency" = "latency"): number | null {
   const counts = new Array<number>(LATENCY_BOUNDS_MS.length + 1).fill(0);
-  for (const stats of minutes) stats.latency.forEach((count, index) => (counts[index] += count));
+  for (const stats of minutes) stats[of]?.forEach((count, index) => (counts[index] += count));
   const total = counts.reduce((sum, count) => sum + count, 0);
   if (total === 0) return null;
   let seen = 0;
@@ -94,4 +110,17 @@ export function acceptedAtOfId(id: string): number | null {
   if (id.length !== 36 || id[14] !== "7") return null;
   const ms = Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
   return Number.isFinite(ms) ? ms : null;
+}
+
+const globalForReceipts = globalThis as unknown as { tumiraReceiptHours?: Map<string, HourStats> };
+
+/**
+ * DELIVRD receipts of live messages recorded by this process, per carrier: the receipt handler
+ * records them, the dispatcher reports them with its binds.
+ */
+export function receiptHours(operator: string): HourStats {
+  const hours = (globalForReceipts.tumiraReceiptHours ??= new Map());
+  let hour = hours.get(operator);
+  if (!hour) hours.set(operator, (hour = new HourStats()));
+  return hour;
 }

@@ -175,6 +175,11 @@ describe("carrier links", () => {
       expect(text).toMatch(/tumira_carrier_submit_latency_seconds_count\{operator="telecel"\} 2/);
       expect(text).toMatch(/tumira_carrier_throttled_total\{operator="telecel"\} 1/);
       expect(text).toMatch(/tumira_carrier_refused_total\{operator="telecel"\} 1/);
+
+      // Both delivered messages' receipts, from acceptance.
+      await waitFor(async () => (await carrier("telecel")).lastHour.delivered === 2, "two receipts counted in the last hour");
+      expect((await carrier("telecel")).lastHour.receiptP95Ms).toBeGreaterThanOrEqual(telecel.lastHour.submitP50Ms!);
+      expect(await metrics().registry.metrics()).toMatch(/tumira_carrier_receipt_latency_seconds_count\{operator="telecel"\} 2/);
     } finally {
       await stopDispatcher();
     }

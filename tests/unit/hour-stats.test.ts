@@ -20,6 +20,11 @@ describe("hour stats", () => {
     expect(latencyQuantileMs(earlier, 0.5)).toBe(100);
     expect(latencyQuantileMs(earlier, 0.95)).toBe(1_000);
     expect(latencyQuantileMs([], 0.5)).toBeNull();
+    hour.delivered(4_000, t0 + 3_000);
+    hour.delivered(null, t0 + 4_000);
+    const withReceipts = hour.minutes(t0 + MINUTE);
+    expect(withReceipts[0].delivered).toBe(2);
+    expect(latencyQuantileMs(withReceipts, 0.5, "receiptLatency")).toBe(5_000);
 
     // An hour later, only the new minute is left.
     hour.sent(null, t0 + 70 * MINUTE);

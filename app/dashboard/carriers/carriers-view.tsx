@@ -137,6 +137,10 @@ const carrierColumns: Column<CarrierRow>[] = [
         <p className="text-xs text-slate-500">
           to carrier p50 {formatLatency(carrier.lastHour.submitP50Ms)} · p95 {formatLatency(carrier.lastHour.submitP95Ms)}
         </p>
+        <p className="text-xs text-slate-500">
+          {carrier.lastHour.delivered} delivered · to receipt p50 {formatLatency(carrier.lastHour.receiptP50Ms)} · p95{" "}
+          {formatLatency(carrier.lastHour.receiptP95Ms)}
+        </p>
       </div>
     ),
   },
