@@ -18,7 +18,7 @@ import type { CarrierConnection, SubmitOutcome } from "@/lib/smpp/carrier-connec
 import { claimMessages, releaseLeases, requeueExpiredLeases, type ClaimedMessage } from "./claim-messages";
 import { recordDispatchOutcomes, type DispatchOutcome } from "./record-dispatch-outcomes";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy";
-import { acceptedAtOfId, HourStats, mergeMinutes, receiptHours } from "./hour-stats";
+import { acceptedAtOfId, HourStats, mergeMinutes, MinuteCounter, receiptHours } from "./hour-stats";
 import { readQueueStats, removeLinkReports, writeLinkReports, type LinkReport, type LinkStateName } from "./carrier-links";
 
 export type DispatchRoute = { operator: Operator; test: boolean; connection: CarrierConnection };
@@ -42,31 +42,6 @@ export type DispatcherOptions = {
 };
 
 const LINK_STATES: LinkStateName[] = ["bound", "binding", "backing-off", "paused", "down", "stopped"];
-const MINUTE_BUCKETS = 60;
-
-/** Events over the last minute, in one-second buckets. */
-class MinuteCounter {
-  private readonly buckets = new Array<number>(MINUTE_BUCKETS).fill(0);
-  private second = Math.floor(Date.now() / 1000);
-
-  add(now = Date.now()): void {
-    this.advance(now);
-    this.buckets[this.second % MINUTE_BUCKETS]++;
-  }
-
-  total(now = Date.now()): number {
-    this.advance(now);
-    return this.buckets.reduce((sum, count) => sum + count, 0);
-  }
-
-  private advance(now: number): void {
-    const second = Math.floor(now / 1000);
-    for (let passed = this.second + 1; passed <= second && passed <= this.second + MINUTE_BUCKETS; passed++)
-      this.buckets[passed % MINUTE_BUCKETS] = 0;
-    this.second = Math.max(this.second, second);
-  }
-}
-
 const MAX_CLAIM = 500;
 /** An idle route's polls back off up to this many times pollMs: an empty claim still scans the queue. */
 const MAX_IDLE_BACKOFF = 4;

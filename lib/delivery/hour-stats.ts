@@ -20,6 +20,31 @@ export type MinuteStats = {
 
 const MINUTES_KEPT = 60;
 
+const MINUTE_BUCKETS = 60;
+
+/** Events over the last minute, in one-second buckets. */
+export class MinuteCounter {
+  private readonly buckets = new Array<number>(MINUTE_BUCKETS).fill(0);
+  private second = Math.floor(Date.now() / 1000);
+
+  add(now = Date.now()): void {
+    this.advance(now);
+    this.buckets[this.second % MINUTE_BUCKETS]++;
+  }
+
+  total(now = Date.now()): number {
+    this.advance(now);
+    return this.buckets.reduce((sum, count) => sum + count, 0);
+  }
+
+  private advance(now: number): void {
+    const second = Math.floor(now / 1000);
+    for (let passed = this.second + 1; passed <= second && passed <= this.second + MINUTE_BUCKETS; passed++)
+      this.buckets[passed % MINUTE_BUCKETS] = 0;
+    this.second = Math.max(this.second, second);
+  }
+}
+
 function emptyMinute(minute: number): MinuteStats {
   const buckets = () => new Array<number>(LATENCY_BOUNDS_MS.length + 1).fill(0);
   return { minute, sent: 0, errors: 0, throttled: 0, latency: buckets(), delivered: 0, receiptLatency: buckets() };

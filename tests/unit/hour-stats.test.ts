@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
-import { acceptedAtOfId, HourStats, latencyQuantileMs, mergeMinutes } from "@/lib/delivery/hour-stats";
+import { acceptedAtOfId, HourStats, latencyQuantileMs, mergeMinutes, MinuteCounter } from "@/lib/delivery/hour-stats";
 
 const MINUTE = 60_000;
 const t0 = 1_000 * MINUTE;
@@ -53,5 +53,15 @@ describe("hour stats", () => {
     expect(at).toBeLessThanOrEqual(Date.now());
     expect(acceptedAtOfId("3b241101-e2bb-4255-8caf-4136c566a962")).toBeNull();
     expect(acceptedAtOfId("not an id")).toBeNull();
+  });
+
+  it("counts events over the sliding last minute", () => {
+    const counter = new MinuteCounter();
+    const start = Date.now();
+    counter.add(start);
+    counter.add(start + 30_000);
+    expect(counter.total(start + 30_000)).toBe(2);
+    expect(counter.total(start + 61_000)).toBe(1);
+    expect(counter.total(start + 10 * MINUTE)).toBe(0);
   });
 });
