@@ -65,8 +65,8 @@ export class Dispatcher {
   private readonly record = createGroupCommit<DispatchOutcome, void>((outcomes) => this.writeWithRetries(outcomes), MAX_WRITE_BATCH);
   private readonly settings: Required<Omit<DispatcherOptions, "routes" | "logger">>;
   private readonly log: Logger;
-  /** Carriers whose live traffic an operator paused, as last read. */
-  private paused = new Set<string>();
+  /** Carriers whose live traffic an operator paused, as last read, and since when. */
+  private paused = new Map<string, Date>();
   /** Resolves once the pauses have been read (or could not be): no route claims before. */
   private pausesRead: Promise<void> = Promise.resolve();
   private readonly sent = new Map<CarrierConnection, MinuteCounter>();
@@ -296,10 +296,10 @@ export class Dispatcher {
   private async readPauses(): Promise<void> {
     try {
       const pauses = await listCarrierPauses();
-      const next = new Set(pauses.map((pause) => pause.operator));
-      for (const operator of next)
+      const next = new Map(pauses.map((pause) => [pause.operator, pause.pausedAt]));
+      for (const operator of next.keys())
         if (!this.paused.has(operator)) this.log.info({ carrier: operator }, "carrier paused: its messages stay queued");
-      for (const operator of this.paused) if (!next.has(operator)) this.log.info({ carrier: operator }, "carrier resumed");
+      for (const operator of this.paused.keys()) if (!next.has(operator)) this.log.info({ carrier: operator }, "carrier resumed");
       this.paused = next;
     } catch (error) {
       this.log.error({ err: error }, "could not read the carriers' pauses");
@@ -323,8 +323,11 @@ export class Dispatcher {
         const link = route.connection.link;
         let state: LinkStateName = link.state;
         let since = link.since;
-        if (this.paused.has(route.operator) && state !== "stopped") state = "paused";
-        else if (state !== "bound" && state !== "stopped") {
+        const pausedAt = this.paused.get(route.operator);
+        if (pausedAt && state !== "stopped") {
+          state = "paused";
+          since = pausedAt;
+        } else if (state !== "bound" && state !== "stopped") {
           const unboundSince = link.lastBoundAt ?? this.startedAt;
           if (now.getTime() - unboundSince.getTime() >= this.settings.downAfterMs) {
             state = "down";

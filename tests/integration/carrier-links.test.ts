@@ -115,6 +115,8 @@ describe("carrier links", () => {
       await waitForFinal([second]);
       const overview = await carrier("netone");
       expect(overview.paused).toMatchObject({ reason: "carrier maintenance window", actor: "test" });
+      await waitFor(async () => (await carrier("netone")).binds[0]?.state === "paused", "netone reported paused after the restart");
+      expect((await carrier("netone")).binds[0].since).toEqual(overview.paused!.pausedAt);
       expect(overview.queue.depth).toBe(2);
       const held = await db().message.findMany({ where: { id: { in: ids } } });
       expect(held.map((message) => [message.status, message.attempts])).toEqual(netone.map(() => ["enqueued", 0]));
