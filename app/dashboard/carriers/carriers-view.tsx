@@ -37,8 +37,10 @@ const stateLabel: Record<CarrierBindRow["state"], string> = {
   stopped: "Stopped",
 };
 
+const carrierNames: Record<string, string> = { econet: "Econet", netone: "NetOne", telecel: "Telecel" };
+
 function carrierName(operator: string): string {
-  return operator.charAt(0).toUpperCase() + operator.slice(1);
+  return carrierNames[operator] ?? operator;
 }
 
 /** The age of the oldest queued message at the time of the read, e.g. "42 s", "7 min", "3 h". */
@@ -49,8 +51,10 @@ function formatAge(from: string, at: string): string {
   return `${Math.round(seconds / 3600)} h`;
 }
 
+/** Over the last minute; two decimals below 1/s so that a trickle does not read as nothing. */
 function ratePerSecond(sentLastMinute: number): string {
-  return (sentLastMinute / 60).toFixed(sentLastMinute < 600 ? 1 : 0);
+  const rate = sentLastMinute / 60;
+  return rate.toFixed(rate < 1 ? 2 : rate < 10 ? 1 : 0);
 }
 
 function formatLatency(ms: number | null): string {
@@ -117,12 +121,16 @@ const carrierColumns: Column<CarrierRow>[] = [
     numeric: true,
     cell: (carrier) => (carrier.windowSize ? `${carrier.windowUsed} / ${carrier.windowSize}` : "—"),
   },
-  { key: "cap", header: "Cap (msg/s)", numeric: true, cell: (carrier) => carrier.tps || "—" },
+  { key: "cap", header: "Cap/s", numeric: true, cell: (carrier) => carrier.tps || "—" },
   {
     key: "sent",
-    header: "Sent (msg/s, last min)",
+    header: "Sent/s",
     numeric: true,
-    cell: (carrier) => <span data-testid="carrier-sent">{ratePerSecond(carrier.sentLastMinute)}</span>,
+    cell: (carrier) => (
+      <span data-testid="carrier-sent" title={`${carrier.sentLastMinute} in the last minute`}>
+        {ratePerSecond(carrier.sentLastMinute)}
+      </span>
+    ),
   },
   {
     key: "hour",
@@ -132,14 +140,16 @@ const carrierColumns: Column<CarrierRow>[] = [
       <div data-testid="carrier-hour">
         <Sparkline values={carrier.sentPerMinute} label={`${carrier.lastHour.sent} sent in the last hour, per minute`} />
         <p className="text-xs text-slate-500">
-          {carrier.lastHour.sent} sent · {carrier.lastHour.throttled} throttled · {carrier.lastHour.errors} refused
+          {carrier.lastHour.sent} sent, {carrier.lastHour.delivered} delivered
         </p>
         <p className="text-xs text-slate-500">
-          to carrier p50 {formatLatency(carrier.lastHour.submitP50Ms)} · p95 {formatLatency(carrier.lastHour.submitP95Ms)}
+          {carrier.lastHour.throttled} throttled, {carrier.lastHour.errors} refused
         </p>
-        <p className="text-xs text-slate-500">
-          {carrier.lastHour.delivered} delivered · to receipt p50 {formatLatency(carrier.lastHour.receiptP50Ms)} · p95{" "}
-          {formatLatency(carrier.lastHour.receiptP95Ms)}
+        <p className="text-xs text-slate-500" title="From acceptance to the carrier's answer, p50 / p95">
+          answer {formatLatency(carrier.lastHour.submitP50Ms)} / {formatLatency(carrier.lastHour.submitP95Ms)}
+        </p>
+        <p className="text-xs text-slate-500" title="From acceptance to the DELIVRD receipt, p50 / p95">
+          receipt {formatLatency(carrier.lastHour.receiptP50Ms)} / {formatLatency(carrier.lastHour.receiptP95Ms)}
         </p>
       </div>
     ),
@@ -152,7 +162,7 @@ const carrierColumns: Column<CarrierRow>[] = [
   },
   {
     key: "oldest",
-    header: "Oldest queued",
+    header: "Oldest",
     numeric: true,
     nowrap: true,
     cell: (carrier) => (carrier.oldestQueuedAt ? formatAge(carrier.oldestQueuedAt, carrier.readAt) : "—"),
@@ -181,8 +191,8 @@ const bindColumns: Column<BindRow>[] = [
   { key: "since", header: "Since", nowrap: true, cell: (bind) => <Time value={bind.since} seconds /> },
   { key: "host", header: "Host", cell: (bind) => <span className="font-mono text-xs">{bind.host}</span> },
   { key: "window", header: "Window", numeric: true, cell: (bind) => `${bind.windowUsed} / ${bind.windowSize}` },
-  { key: "cap", header: "Cap (msg/s)", numeric: true, cell: (bind) => bind.tps },
-  { key: "sent", header: "Sent (msg/s)", numeric: true, cell: (bind) => ratePerSecond(bind.sentLastMinute) },
+  { key: "cap", header: "Cap/s", numeric: true, cell: (bind) => bind.tps },
+  { key: "sent", header: "Sent/s", numeric: true, cell: (bind) => ratePerSecond(bind.sentLastMinute) },
   { key: "worker", header: "Worker", cell: (bind) => <span className="font-mono text-xs text-slate-500">{bind.owner}</span> },
 ];
 
