@@ -259,4 +259,45 @@ describe("carrier links", () => {
     expect(events.map((event) => [event.kind, event.detail])).toEqual([["retry", "not sent: no bind to the carrier; waits for the bind"]]);
     expect(await db().ledgerEntry.count({ where: { messageId: id, kind: "release" } })).toBe(0);
   });
+
+  it("lets messages already sent finish when a carrier is paused, and holds the rest", async () => {
+    // One submit in flight at a time, two a second: a pause lands with most of the queue unsent.
+    setEnv(carrierUrls(simulator.port, "?tps=2&window=1"));
+    await startDispatcher();
+    try {
+      const accountId = await createSendingAccount();
+      const recipients = Array.from({ length: 8 }, (_, index) => `+2637715000${index}9`);
+      const ids = await send(accountId, recipients, "Paused mid-queue");
+      await waitFor(async () => submitsTo(recipients).length >= 1, "the first submit");
+      await pauseCarrier({ operator: "econet", reason: "mid-queue", actor: "test" });
+      await waitFor(async () => (await carrier("econet")).binds[0]?.state === "paused", "econet reported paused");
+      await waitFor(
+        async () => (await db().message.count({ where: { id: { in: ids }, status: "processing" } })) === 0,
+        "in-flight finished",
+      );
+
+      const held = await db().message.findMany({ where: { id: { in: ids } } });
+      const sent = held.filter((message) => message.status === "success");
+      const waiting = held.filter((message) => message.status === "enqueued");
+      expect(sent.length).toBeGreaterThanOrEqual(1);
+      expect(waiting.length).toBeGreaterThanOrEqual(1);
+      expect(sent.length + waiting.length).toBe(ids.length);
+      expect(waiting.every((message) => message.attempts === 0)).toBe(true);
+      expect(submitsTo(recipients)).toHaveLength(sent.length);
+
+      await resumeCarrier({ operator: "econet", actor: "test" });
+      const final = await waitForFinal(ids);
+      expect(final.every((message) => message.status === "success" && message.attempts === 1)).toBe(true);
+      expect(
+        submitsTo(recipients)
+          .map((submit) => `+${submit.destination}`)
+          .sort(),
+      ).toEqual([...recipients].sort());
+      await expectLedgerBalanced(accountId);
+    } finally {
+      await resumeCarrier({ operator: "econet", actor: "test" });
+      await stopDispatcher();
+      setEnv(carrierUrls(simulator.port));
+    }
+  });
 });
