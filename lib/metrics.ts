@@ -52,6 +52,82 @@ function createMetrics() {
       labelNames: ["operator"] as const,
       registers: [registry],
     }),
+    // Carrier links, set by the dispatcher every few seconds (lib/delivery/dispatcher.ts). Queue
+    // gauges read the shared queue: every worker reports the same value (aggregate with max).
+    carrierBindUp: new client.Gauge({
+      name: "tumira_carrier_bind_up",
+      help: "1 while this process's bind to the carrier is up (also when paused), else 0",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
+    carrierBindState: new client.Gauge({
+      name: "tumira_carrier_bind_state",
+      help: "1 for the state this process's bind to the carrier is in (bound, binding, backing-off, paused, down, stopped)",
+      labelNames: ["operator", "state"] as const,
+      registers: [registry],
+    }),
+    carrierPaused: new client.Gauge({
+      name: "tumira_carrier_paused",
+      help: "1 while an operator has paused the carrier",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
+    carrierWindowUsed: new client.Gauge({
+      name: "tumira_carrier_window_used",
+      help: "submit_sm sent and not yet answered on this process's bind",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
+    carrierWindowSize: new client.Gauge({
+      name: "tumira_carrier_window_size",
+      help: "The bind's window: submit_sm unanswered at most",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
+    carrierSentLastMinute: new client.Gauge({
+      name: "tumira_carrier_sent_last_minute",
+      help: "Messages the carrier accepted from this process over the last minute",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
+    carrierQueueDepth: new client.Gauge({
+      name: "tumira_carrier_queue_depth",
+      help: "Live messages queued for the carrier (the shared queue; the same from every worker)",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
+    carrierOldestQueuedSeconds: new client.Gauge({
+      name: "tumira_carrier_oldest_queued_seconds",
+      help: "Age of the oldest live message queued for the carrier, 0 when none (the same from every worker)",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
+    carrierSubmitLatency: new client.Histogram({
+      name: "tumira_carrier_submit_latency_seconds",
+      help: "Time from the API's acceptance of a live message to the carrier's acceptance of it",
+      labelNames: ["operator"] as const,
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
+      registers: [registry],
+    }),
+    receiptLatency: new client.Histogram({
+      name: "tumira_carrier_receipt_latency_seconds",
+      help: "Time from the API's acceptance of a live message to its last DELIVRD receipt",
+      labelNames: ["operator"] as const,
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
+      registers: [registry],
+    }),
+    carrierThrottled: new client.Counter({
+      name: "tumira_carrier_throttled_total",
+      help: "ESME_RTHROTTLED answers from the carrier (retried in place or not)",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
+    carrierRefused: new client.Counter({
+      name: "tumira_carrier_refused_total",
+      help: "Live submits the carrier refused or never answered (temporary or permanent)",
+      labelNames: ["operator"] as const,
+      registers: [registry],
+    }),
     receiptsTimedOut: new client.Counter({
       name: "tumira_receipts_timed_out_total",
       help: "Carrier-accepted messages settled as sent because no receipt came within RECEIPT_TIMEOUT_HOURS",

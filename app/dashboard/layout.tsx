@@ -24,6 +24,7 @@ const settingsNav: (NavItem & { permission: Permission })[] = [
 const platformNav: (NavItem & { permission: Permission })[] = [
   { href: "/dashboard/support", label: "Message lookup", icon: "search", permission: "platform.lookup" },
   { href: "/dashboard/admin", label: "Accounts", icon: "building", permission: "platform.accounts" },
+  { href: "/dashboard/carriers", label: "Carriers", icon: "signal", permission: "carriers.view" },
 ];
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {

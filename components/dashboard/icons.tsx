@@ -13,6 +13,7 @@ const paths = {
   search: "m21 21-4.3-4.3M11 18a7 7 0 1 1 0-14 7 7 0 0 1 0 14Z",
   building: "M4 21V5l8-3v19M12 8h8v13M8 9v.01M8 13v.01M8 17v.01M16 12v.01M16 16v.01M2 21h20",
   menu: "M4 6h16M4 12h16M4 18h16",
+  signal: "M4 20v-3M9 20v-7M14 20V9M19 20V4",
   logout: "M15 17l5-5-5-5m5 5H9m4 8H5a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1h8",
 } as const;
 

@@ -16,6 +16,9 @@ export const permissions = {
   /** Platform staff: find any account's message, read-only. */
   "platform.lookup": ["support", "admin"],
   "platform.accounts": ["admin"],
+  /** The Carriers page: support reads it, admins also pause and resume carriers. */
+  "carriers.view": ["support", "admin"],
+  "carriers.manage": ["admin"],
   "senders.approve": ["admin"],
   "balance.credit": ["admin"],
 } as const satisfies Record<string, readonly Role[]>;

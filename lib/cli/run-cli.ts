@@ -18,6 +18,7 @@ import { createPlatformAdmin } from "@/lib/users/create-platform-admin";
 import { roleSchema } from "@/lib/users/roles";
 import { setRate } from "@/lib/rates/rates";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { pauseCarrier, resumeCarrier } from "@/lib/carriers/carrier-pauses";
 
 const ACTOR = "cli";
 
@@ -25,6 +26,8 @@ type Command = {
   summary: string;
   flags: Record<string, { type: "string" | "boolean" }>;
   schema: z.ZodType;
+  /** The flag a single positional argument fills (`carriers:pause econet`). */
+  positional?: string;
   /** Runs after the database is prepared; `applied` names the migrations that preparation applied. */
   run: (flags: never, prepared: { applied: string[] }) => Promise<unknown>;
 };
@@ -52,6 +55,12 @@ function command<S extends z.ZodType>(
 ): Command {
   return { summary, flags, schema, run: run as Command["run"] };
 }
+
+const operatorFlag = z.string({ error: "the carrier is required (econet, netone or telecel)" }).pipe(
+  operatorSchema.catch(() => {
+    throw new AppError("VALIDATION_ERROR", "the carrier must be one of econet, netone, telecel");
+  }),
+);
 
 async function requireAccount(id: string): Promise<void> {
   if (!(await db().account.findUnique({ where: { id }, select: { id: true } }))) {
@@ -220,13 +229,41 @@ export const commands: Record<string, Command> = {
       return { account: flags.account, rate_limit_per_second: limit ?? "default" };
     },
   ),
+
+  "carriers:pause": {
+    ...command(
+      "Stop sending a carrier's live messages (they stay queued) until carriers:resume; every worker follows within seconds",
+      { operator: { type: "string" }, reason: { type: "string" } },
+      z.object({ operator: operatorFlag, reason: required("reason") }),
+      async (flags) => {
+        const { pause, changed } = await pauseCarrier({ operator: flags.operator, reason: flags.reason, actor: ACTOR });
+        return { operator: pause.operator, paused: true, reason: pause.reason, paused_at: pause.pausedAt.toISOString(), changed };
+      },
+    ),
+    positional: "operator",
+  },
+
+  "carriers:resume": {
+    ...command(
+      "Send a paused carrier's queued messages again",
+      { operator: { type: "string" } },
+      z.object({ operator: operatorFlag }),
+      async (flags) => {
+        const { changed } = await resumeCarrier({ operator: flags.operator, actor: ACTOR });
+        return { operator: flags.operator, paused: false, changed };
+      },
+    ),
+    positional: "operator",
+  },
 };
 
 export type CliResult = { code: number; stdout: string; stderr: string };
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, spec]) => {
-    const flags = Object.entries(spec.flags).map(([flag, { type }]) => (type === "boolean" ? `[--${flag}]` : `--${flag} …`));
+    const flags = Object.entries(spec.flags).map(([flag, { type }]) =>
+      flag === spec.positional ? `<${flag}>` : type === "boolean" ? `[--${flag}]` : `--${flag} …`,
+    );
     return `  ${name.padEnd(20)} ${spec.summary}\n  ${"".padEnd(20)} ${flags.join(" ")}`;
   });
   return `Usage: npm run cli -- <command> [--flags]\n\nCommands:\n${lines.join("\n")}\n`;
@@ -246,7 +283,10 @@ export async function runCli(argv: string[]): Promise<CliResult> {
 
   let raw: Record<string, unknown>;
   try {
-    raw = parseArgs({ args: rest, options: spec.flags, strict: true, allowPositionals: false }).values;
+    const parsed = parseArgs({ args: rest, options: spec.flags, strict: true, allowPositionals: Boolean(spec.positional) });
+    raw = parsed.values;
+    if (parsed.positionals.length > 1) throw new Error(`one ${spec.positional} only, got ${parsed.positionals.join(" ")}`);
+    if (spec.positional && parsed.positionals.length === 1) raw = { ...raw, [spec.positional]: parsed.positionals[0] };
   } catch (error) {
     return { code: 2, stdout: "", stderr: `${name}: ${(error as Error).message}\n` };
   }

@@ -43,6 +43,14 @@ function stillEnqueuedClause(dialect: Dialect): string {
   return dialect === "postgres" ? `"status" = 'enqueued' AND ` : "";
 }
 
+/**
+ * The claim's id list. PostgreSQL: ARRAY(…) runs the inner SELECT once; as `IN (…)` the planner may
+ * rescan it, and each rescan under SKIP LOCKED picks further rows, claiming past the limit.
+ */
+function idIn(dialect: Dialect, select: string): string {
+  return dialect === "postgres" ? `"id" = ANY(ARRAY(${select}))` : `"id" IN (${select})`;
+}
+
 /** Moves up to `limit` due messages of one carrier (live or test) to processing, leased to `owner`. */
 export async function claimMessages(input: {
   owner: string;
@@ -56,10 +64,12 @@ export async function claimMessages(input: {
   const database = sql();
   const rows = await database.all(
     `UPDATE "Message" SET "status" = 'processing', "leaseOwner" = ?, "leaseUntil" = ?, "attempts" = "attempts" + 1, "updatedAt" = ?
-     WHERE ${stillEnqueuedClause(database.dialect)}"id" IN (
-       SELECT "id" FROM "Message"
+     WHERE ${stillEnqueuedClause(database.dialect)}${idIn(
+       database.dialect,
+       `SELECT "id" FROM "Message"
        WHERE "status" = 'enqueued' AND "nextAttemptAt" <= ? AND "operator" = ? AND "test" = ?
-       ORDER BY "nextAttemptAt" LIMIT ?${skipLockedClause(database.dialect)})
+       ORDER BY "nextAttemptAt" LIMIT ?${skipLockedClause(database.dialect)}`,
+     )}
      RETURNING ${CLAIMED_COLUMNS.map((column) => `"${column}"`).join(", ")}`,
     [input.owner, toDbTime(new Date(now.getTime() + input.leaseMs)), toDbTime(now), toDbTime(now), input.operator, input.test, input.limit],
   );

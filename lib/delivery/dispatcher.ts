@@ -2,17 +2,24 @@
 // keep the connection's send window full, submits them over the carrier's connection, and
 // group-commits the answers. Expired leases of dead dispatchers are swept back to the queue.
 // stop(): no new claims, in-flight submits get a bounded grace, unanswered claims are released.
+// A route claims nothing while its connection has no bind (a carrier outage consumes no attempts)
+// or, for live traffic, while an operator has paused its carrier (lib/carriers/carrier-pauses.ts).
+// Every few seconds it reports its live binds' state (./carrier-links.ts and /metrics).
 import crypto from "node:crypto";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@/lib/log";
 import type { Operator } from "@/lib/carriers/operators";
 import { createGroupCommit } from "@/lib/db/group-commit";
+import { listCarrierPauses } from "@/lib/carriers/carrier-pauses";
+import { metrics } from "@/lib/metrics";
 import { buildSubmitParts, type SubmitSmFields } from "@/lib/smpp/build-submit-parts";
 import type { CarrierConnection, SubmitOutcome } from "@/lib/smpp/carrier-connection";
 import { claimMessages, releaseLeases, requeueExpiredLeases, type ClaimedMessage } from "./claim-messages";
 import { recordDispatchOutcomes, type DispatchOutcome } from "./record-dispatch-outcomes";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy";
+import { acceptedAtOfId, HourStats, mergeMinutes, MinuteCounter, receiptHours } from "./hour-stats";
+import { readQueueStats, removeLinkReports, writeLinkReports, type LinkReport, type LinkStateName } from "./carrier-links";
 
 export type DispatchRoute = { operator: Operator; test: boolean; connection: CarrierConnection };
 
@@ -26,8 +33,15 @@ export type DispatcherOptions = {
   retryPolicy?: RetryPolicy;
   /** Bound on waiting for in-flight submits at stop. */
   stopGraceMs?: number;
+  /** How often the carriers' pauses are read again. */
+  pauseCheckMs?: number;
+  /** How often the live binds' state is written for the Carriers page and /metrics. */
+  linkReportMs?: number;
+  /** A bind not up for this long shows as down. */
+  downAfterMs?: number;
 };
 
+const LINK_STATES: LinkStateName[] = ["bound", "binding", "backing-off", "paused", "down", "stopped"];
 const MAX_CLAIM = 500;
 /** An idle route's polls back off up to this many times pollMs: an empty claim still scans the queue. */
 const MAX_IDLE_BACKOFF = 4;
@@ -51,6 +65,15 @@ export class Dispatcher {
   private readonly record = createGroupCommit<DispatchOutcome, void>((outcomes) => this.writeWithRetries(outcomes), MAX_WRITE_BATCH);
   private readonly settings: Required<Omit<DispatcherOptions, "routes" | "logger">>;
   private readonly log: Logger;
+  /** Carriers whose live traffic an operator paused, as last read, and since when. */
+  private paused = new Map<string, Date>();
+  /** Resolves once the pauses have been read (or could not be): no route claims before. */
+  private pausesRead: Promise<void> = Promise.resolve();
+  private readonly sent = new Map<CarrierConnection, MinuteCounter>();
+  private readonly hours = new Map<CarrierConnection, HourStats>();
+  /** Each connection's throttled answers as last counted into its hour. */
+  private readonly throttledSeen = new Map<CarrierConnection, number>();
+  private readonly startedAt = new Date();
 
   constructor(private readonly options: DispatcherOptions) {
     this.settings = {
@@ -58,12 +81,21 @@ export class Dispatcher {
       pollMs: options.pollMs ?? 250,
       retryPolicy: options.retryPolicy ?? DEFAULT_RETRY_POLICY,
       stopGraceMs: options.stopGraceMs ?? 10_000,
+      pauseCheckMs: options.pauseCheckMs ?? 3_000,
+      linkReportMs: options.linkReportMs ?? 5_000,
+      downAfterMs: options.downAfterMs ?? 30_000,
     };
     this.log = options.logger.child({ component: "dispatcher", owner: this.owner });
   }
 
   start(): void {
-    this.loops = [...this.options.routes.map((route) => this.runRoute(route)), this.sweepExpiredLeases()];
+    this.pausesRead = this.readPauses();
+    this.loops = [
+      ...this.options.routes.map((route) => this.runRoute(route)),
+      this.sweepExpiredLeases(),
+      this.watchPauses(),
+      this.reportLinks(),
+    ];
     this.log.info({ routes: this.options.routes.map((route) => `${route.operator}${route.test ? " (test)" : ""}`) }, "dispatcher started");
   }
 
@@ -75,6 +107,7 @@ export class Dispatcher {
     const graceOver = sleep(this.settings.stopGraceMs, "timeout" as const);
     const finished = await Promise.race([Promise.allSettled([...this.inFlight]).then(() => "done" as const), graceOver]);
     const released = await releaseLeases(this.owner);
+    await removeLinkReports(this.owner).catch((error) => this.log.warn({ err: error }, "could not remove the link reports"));
     if (finished === "timeout")
       this.log.warn({ stillInFlight: this.inFlight.size }, "stop grace over with submits in flight; they may be sent again");
     this.log.info({ released }, "dispatcher stopped; unsent claims released to the queue");
@@ -98,7 +131,12 @@ export class Dispatcher {
     const capacity = this.capacity(route.connection);
     const minClaim = Math.max(1, Math.floor(capacity / 4));
     let idleMs = this.settings.pollMs;
+    await this.pausesRead;
     while (!this.stopping) {
+      if (!route.connection.isBound || this.isPaused(route)) {
+        await this.pause(this.settings.pollMs);
+        continue;
+      }
       const free = capacity - (this.submittingBy.get(route.connection) ?? 0);
       if (free < minClaim || this.unrecorded >= MAX_UNRECORDED) {
         await this.waitForRoom();
@@ -137,6 +175,7 @@ export class Dispatcher {
     let result: SubmitOutcome;
     try {
       result = await this.submit(route, message);
+      if (!route.test) this.count(route, message, result);
     } finally {
       this.submittingBy.set(route.connection, this.submittingBy.get(route.connection)! - 1);
       this.wakeRoomWaiters();
@@ -210,6 +249,142 @@ export class Dispatcher {
       }
       await this.pause(every);
     }
+  }
+
+  /** The live route's minute and hour, and the metrics that go with them. */
+  private count(route: DispatchRoute, message: ClaimedMessage, result: SubmitOutcome): void {
+    const labels = { operator: route.operator };
+    if (result.kind === "accepted") {
+      this.sentOver(route.connection).add();
+      const acceptedAt = acceptedAtOfId(message.id);
+      const latencyMs = acceptedAt === null ? null : Math.max(0, Date.now() - acceptedAt);
+      this.hourOf(route.connection).sent(latencyMs);
+      if (latencyMs !== null) metrics().carrierSubmitLatency.observe(labels, latencyMs / 1000);
+    } else if (!result.notSent) {
+      this.hourOf(route.connection).refused();
+      metrics().carrierRefused.inc(labels);
+    }
+  }
+
+  private hourOf(connection: CarrierConnection): HourStats {
+    let hour = this.hours.get(connection);
+    if (!hour) this.hours.set(connection, (hour = new HourStats()));
+    return hour;
+  }
+
+  /** Throttled answers since the last count go into the hour and the counter. */
+  private countThrottles(route: DispatchRoute): void {
+    const total = route.connection.throttledTotal;
+    const fresh = total - (this.throttledSeen.get(route.connection) ?? 0);
+    this.throttledSeen.set(route.connection, total);
+    if (fresh <= 0) return;
+    this.hourOf(route.connection).throttled(fresh);
+    metrics().carrierThrottled.inc({ operator: route.operator }, fresh);
+  }
+
+  private isPaused(route: DispatchRoute): boolean {
+    return !route.test && this.paused.has(route.operator);
+  }
+
+  private sentOver(connection: CarrierConnection): MinuteCounter {
+    let counter = this.sent.get(connection);
+    if (!counter) this.sent.set(connection, (counter = new MinuteCounter()));
+    return counter;
+  }
+
+  /** Keeps the last pauses read when the database cannot be read. */
+  private async readPauses(): Promise<void> {
+    try {
+      const pauses = await listCarrierPauses();
+      const next = new Map(pauses.map((pause) => [pause.operator, pause.pausedAt]));
+      for (const operator of next.keys())
+        if (!this.paused.has(operator)) this.log.info({ carrier: operator }, "carrier paused: its messages stay queued");
+      for (const operator of this.paused.keys()) if (!next.has(operator)) this.log.info({ carrier: operator }, "carrier resumed");
+      this.paused = next;
+    } catch (error) {
+      this.log.error({ err: error }, "could not read the carriers' pauses");
+    }
+  }
+
+  private async watchPauses(): Promise<void> {
+    await this.pausesRead;
+    while (!this.stopping) {
+      await this.pause(this.settings.pauseCheckMs);
+      if (!this.stopping) await this.readPauses();
+    }
+  }
+
+  /** The live binds as the operator sees them: paused over the connection's state, down after a while unbound. */
+  linkReports(now = new Date()): LinkReport[] {
+    return this.options.routes
+      .filter((route) => !route.test)
+      .map((route) => {
+        this.countThrottles(route);
+        const link = route.connection.link;
+        let state: LinkStateName = link.state;
+        let since = link.since;
+        const pausedAt = this.paused.get(route.operator);
+        if (pausedAt && state !== "stopped") {
+          state = "paused";
+          since = pausedAt;
+        } else if (state !== "bound" && state !== "stopped") {
+          const unboundSince = link.lastBoundAt ?? this.startedAt;
+          if (now.getTime() - unboundSince.getTime() >= this.settings.downAfterMs) {
+            state = "down";
+            since = unboundSince;
+          }
+        }
+        return {
+          operator: route.operator,
+          state,
+          since,
+          nextTryAt: link.state === "backing-off" ? link.nextTryAt : null,
+          host: link.host,
+          windowUsed: link.windowUsed,
+          windowSize: link.windowSize,
+          tps: link.tps,
+          sentLastMinute: this.sentOver(route.connection).total(now.getTime()),
+          minutes: mergeMinutes([
+            this.hourOf(route.connection).minutes(now.getTime()),
+            receiptHours(route.operator).minutes(now.getTime()),
+          ]),
+        };
+      });
+  }
+
+  private async reportLinks(): Promise<void> {
+    await this.pausesRead;
+    while (!this.stopping) {
+      try {
+        const now = new Date();
+        const reports = this.linkReports(now);
+        const m = metrics();
+        for (const report of reports) {
+          const labels = { operator: report.operator };
+          m.carrierBindUp.set(labels, this.isBoundNow(report.operator) ? 1 : 0);
+          for (const state of LINK_STATES) m.carrierBindState.set({ ...labels, state }, state === report.state ? 1 : 0);
+          m.carrierPaused.set(labels, this.paused.has(report.operator) ? 1 : 0);
+          m.carrierWindowUsed.set(labels, report.windowUsed);
+          m.carrierWindowSize.set(labels, report.windowSize);
+          m.carrierSentLastMinute.set(labels, report.sentLastMinute);
+        }
+        await writeLinkReports(this.owner, reports, now);
+        for (const [operator, queue] of await readQueueStats()) {
+          m.carrierQueueDepth.set({ operator }, queue.depth);
+          m.carrierOldestQueuedSeconds.set(
+            { operator },
+            queue.oldestReceivedAt ? Math.max(0, (now.getTime() - queue.oldestReceivedAt.getTime()) / 1000) : 0,
+          );
+        }
+      } catch (error) {
+        this.log.error({ err: error }, "could not report the carrier links");
+      }
+      await this.pause(this.settings.linkReportMs);
+    }
+  }
+
+  private isBoundNow(operator: string): boolean {
+    return this.options.routes.some((route) => !route.test && route.operator === operator && route.connection.isBound);
   }
 
   private async pause(ms: number): Promise<void> {

@@ -22,16 +22,16 @@ WITH changes AS (
 UPDATE "Message" SET "deliveredAt" = CAST(? AS TIMESTAMP(3)), "operatorResponse" = 'DELIVRD', "updatedAt" = CAST(? AS TIMESTAMP(3))
 FROM parts
 WHERE "Message"."id" = parts."messageId" AND parts."status" = 'delivered' AND "Message"."status" = 'success' AND "Message"."deliveredAt" IS NULL
-RETURNING "Message"."id", "Message"."operator"`;
+RETURNING "Message"."id", "Message"."operator", "Message"."test"`;
 
 /** Records the receipts' part changes; returns the messages they delivered. */
 export async function recordDeliveriesInOneStatement(
   executor: SqlExecutor,
   deliveries: PartDelivery[],
   now: Date,
-): Promise<{ id: string; operator: string }[]> {
+): Promise<{ id: string; operator: string; test: boolean }[]> {
   const at = toDbTime(now);
-  return executor.all<{ id: string; operator: string }>(
+  return executor.all<{ id: string; operator: string; test: boolean }>(
     RECORD_DELIVERIES,
     [
       deliveries.map((delivery) => delivery.partId),

@@ -125,6 +125,19 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
   const at = toDbTime(now);
   const attempt = describeAttempt(message);
 
+  // Nothing left (the bind went down after the claim): back to the queue, the attempt not counted.
+  if (result.notSent) {
+    const row = await updateLeased(
+      tx,
+      outcome,
+      `"status" = 'enqueued', "attempts" = "attempts" - 1, "nextAttemptAt" = ?, "lastError" = ?, "updatedAt" = ?`,
+      [at, result.response, at],
+    );
+    if (!row) return null;
+    await recordMessageEvent(tx, message.id, "retry", `not sent: ${result.response}; waits for the bind`, now);
+    return { operator: message.operator, counter: null };
+  }
+
   if (result.temporary && message.attempts < policy.maxAttempts) {
     const delay = retryDelayMs(message.attempts, policy);
     const row = await updateLeased(tx, outcome, `"status" = 'enqueued', "nextAttemptAt" = ?, "lastError" = ?, "updatedAt" = ?`, [

@@ -13,6 +13,7 @@ import { parseMessageRow } from "@/lib/messages/message-row";
 import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
 import { recordDeliveriesInOneStatement, type PartDelivery } from "./record-deliveries-in-one-statement";
+import { acceptedAtOfId, receiptHours } from "./hour-stats";
 
 export type ReceiptMatch = "matched" | "unknown";
 export type ReceiptEntry = { operator: string; receipt: DeliveryReceipt };
@@ -38,11 +39,25 @@ export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMa
   const now = new Date();
   const { matches, counted } =
     (await recordInOneStatement(entries, now)) ?? (await sql().transaction((tx) => recordInTransaction(tx, entries, now)));
-  for (const { operator, counter } of counted) metrics()[counter].inc({ operator });
+  for (const { operator, counter, delivered } of counted) {
+    metrics()[counter].inc({ operator });
+    if (delivered && !isTest(delivered.test)) {
+      const acceptedAt = acceptedAtOfId(delivered.id);
+      const latencyMs = acceptedAt === null ? null : Math.max(0, now.getTime() - acceptedAt);
+      receiptHours(operator).delivered(latencyMs, now.getTime());
+      if (latencyMs !== null) metrics().receiptLatency.observe({ operator }, latencyMs / 1000);
+    }
+  }
   return matches;
 }
 
-type Recorded = { matches: ReceiptMatch[]; counted: { operator: string; counter: Counter }[] };
+function isTest(value: unknown): boolean {
+  return value === true || value === 1;
+}
+
+/** delivered: the message a DELIVRD receipt completed (for the Carriers page's receipt latency). */
+type Counted = { operator: string; counter: Counter; delivered?: { id: string; test: unknown } };
+type Recorded = { matches: ReceiptMatch[]; counted: Counted[] };
 
 async function recordInTransaction(tx: SqlExecutor, entries: ReceiptEntry[], now: Date): Promise<Recorded> {
   const { matches, changes } = planChanges(entries, await findParts(tx, entries));
@@ -72,7 +87,10 @@ async function recordInOneStatement(entries: ReceiptEntry[], now: Date): Promise
   }
   if (deliveries.length === 0) return { matches, counted: [] };
   const delivered = await recordDeliveriesInOneStatement(database, deliveries, now);
-  return { matches, counted: delivered.map(({ operator }) => ({ operator, counter: "messagesDelivered" })) };
+  return {
+    matches,
+    counted: delivered.map(({ id, operator, test }) => ({ operator, counter: "messagesDelivered", delivered: { id, test } })),
+  };
 }
 
 /** Which part each receipt is for, and the change of each part that is still "submitted". */
@@ -173,11 +191,7 @@ async function failMessage(
 }
 
 /** Only the messages no part of which is left without its DELIVRD receipt. */
-async function markDeliveredWhenComplete(
-  tx: SqlExecutor,
-  messageIds: string[],
-  now: Date,
-): Promise<{ operator: string; counter: Counter }[]> {
+async function markDeliveredWhenComplete(tx: SqlExecutor, messageIds: string[], now: Date): Promise<Counted[]> {
   if (messageIds.length === 0) return [];
   const at = toDbTime(now);
   // Joined to a VALUES list, not `"id" IN (…)`: with IN, SQLite's planner walks the status index (every message in "success").
@@ -186,11 +200,11 @@ async function markDeliveredWhenComplete(
     ["text"],
     messageIds.map((id) => [id]),
   );
-  const rows = await tx.all<{ id: string; operator: string; webhookUrl: string | null }>(
+  const rows = await tx.all<{ id: string; operator: string; webhookUrl: string | null; test: unknown }>(
     `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? FROM ${ids.text}
      WHERE "Message"."id" = v.column1 AND "Message"."status" = 'success' AND "Message"."deliveredAt" IS NULL
        AND NOT EXISTS (SELECT 1 FROM "MessagePart" WHERE "MessagePart"."messageId" = "Message"."id" AND "MessagePart"."status" <> 'delivered')
-     RETURNING "Message"."id", "Message"."operator", "Message"."webhookUrl"`,
+     RETURNING "Message"."id", "Message"."operator", "Message"."webhookUrl", "Message"."test"`,
     [at, at, ...ids.params],
   );
   await enqueueWebhooks(
@@ -199,5 +213,5 @@ async function markDeliveredWhenComplete(
     "message.delivered",
     now,
   );
-  return rows.map((row) => ({ operator: row.operator, counter: "messagesDelivered" }));
+  return rows.map((row) => ({ operator: row.operator, counter: "messagesDelivered", delivered: { id: row.id, test: row.test } }));
 }

@@ -14,8 +14,28 @@ import { ThroughputLimiter } from "./throughput-limiter";
 
 export type SubmitOutcome =
   | { kind: "accepted"; carrierMessageIds: string[]; response: string }
-  /** carrierStatus: the submit_sm_resp status, or null when the carrier never answered (no bind, timeout). */
-  | { kind: "rejected"; temporary: boolean; response: string; carrierStatus: number | null };
+  /**
+   * carrierStatus: the submit_sm_resp status, or null when the carrier never answered (no bind, timeout).
+   * notSent: nothing of the message left (there was no bind), so the attempt does not count.
+   */
+  | { kind: "rejected"; temporary: boolean; response: string; carrierStatus: number | null; notSent?: boolean };
+
+/** binding: connecting or bind requested; backing-off: waiting for the next try after a failure or a drop. */
+export type BindState = "bound" | "binding" | "backing-off" | "stopped";
+
+export type LinkState = {
+  state: BindState;
+  /** When the bind entered this state. */
+  since: Date;
+  /** When the next connection attempt is due (backing-off only). */
+  nextTryAt: Date | null;
+  /** When the bind was last up, null when it never was. */
+  lastBoundAt: Date | null;
+  host: string;
+  windowUsed: number;
+  windowSize: number;
+  tps: number;
+};
 
 export type CarrierConnectionOptions = {
   /** Stores a receipt; a throw answers the SMSC with a temporary error so that it sends it again. */
@@ -37,18 +57,31 @@ const PACING_WINDOW_MS = 1020;
 const UNBIND_WAIT_MS = 2000;
 const INTERFACE_VERSION_34 = 0x34;
 
-class TemporaryFailure extends Error {}
+class TemporaryFailure extends Error {
+  constructor(
+    message: string,
+    /** True when the request never left (no bind): the carrier cannot have seen it. */
+    readonly notSent = false,
+  ) {
+    super(message);
+  }
+}
 
 export class CarrierConnection {
   private session: SmppSession | null = null;
   private bound = false;
   private stopping = false;
+  private state: BindState = "binding";
+  private stateSince = new Date();
+  private nextTryAt: Date | null = null;
+  private lastBoundAt: Date | null = null;
   private reconnectDelayMs: number;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private enquireTimer: NodeJS.Timeout | undefined;
   private readonly limiter: ThroughputLimiter;
   private readonly waitingForBind = new Set<() => void>();
   private windowUsed = 0;
+  private throttledAnswers = 0;
   private readonly windowWaiters: (() => void)[] = [];
   private readonly settings: Required<Omit<CarrierConnectionOptions, "onReceipt" | "logger">>;
   private readonly log: Logger;
@@ -73,6 +106,32 @@ export class CarrierConnection {
     return this.bound;
   }
 
+  /** What the operator's page and /metrics show of this bind. */
+  get link(): LinkState {
+    return {
+      state: this.state,
+      since: this.stateSince,
+      nextTryAt: this.nextTryAt,
+      lastBoundAt: this.bound ? new Date() : this.lastBoundAt,
+      host: `${this.config.host}:${this.config.port}`,
+      windowUsed: this.windowUsed,
+      windowSize: this.config.window,
+      tps: this.config.tps,
+    };
+  }
+
+  private enter(state: BindState, nextTryAt: Date | null = null): void {
+    if (this.state === "bound" && state !== "bound") this.lastBoundAt = new Date();
+    if (this.state !== state) this.stateSince = new Date();
+    this.state = state;
+    this.nextTryAt = nextTryAt;
+  }
+
+  /** ESME_RTHROTTLED answers since the start, retried in place or not. */
+  get throttledTotal(): number {
+    return this.throttledAnswers;
+  }
+
   /** Submits waiting for a window slot or in flight. */
   get busy(): number {
     return this.windowUsed + this.windowWaiters.length;
@@ -90,7 +149,10 @@ export class CarrierConnection {
       try {
         response = await this.submitPart(part);
       } catch (error) {
-        if (error instanceof TemporaryFailure) return { kind: "rejected", temporary: true, response: error.message, carrierStatus: null };
+        if (error instanceof TemporaryFailure) {
+          const notSent = error.notSent && carrierMessageIds.length === 0;
+          return { kind: "rejected", temporary: true, response: error.message, carrierStatus: null, ...(notSent ? { notSent } : {}) };
+        }
         throw error;
       }
       if (response.status !== STATUS.ESME_ROK) {
@@ -110,6 +172,7 @@ export class CarrierConnection {
   /** Unbinds (bounded wait) and closes; no reconnect afterwards. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.enter("stopped");
     clearTimeout(this.reconnectTimer);
     clearInterval(this.enquireTimer);
     for (const wake of this.waitingForBind) wake();
@@ -135,7 +198,9 @@ export class CarrierConnection {
         const session = await this.boundSession();
         await this.limiter.take();
         const response = await this.request(session, "submit_sm", (sequence) => encodeShortMessage(COMMAND.submit_sm, sequence, fields));
-        if (response.status !== STATUS.ESME_RTHROTTLED || throttled >= THROTTLE_RETRIES) return response;
+        if (response.status !== STATUS.ESME_RTHROTTLED) return response;
+        this.throttledAnswers++;
+        if (throttled >= THROTTLE_RETRIES) return response;
         this.limiter.pause(THROTTLE_PAUSE_MS * 2 ** throttled);
       }
     } finally {
@@ -169,7 +234,7 @@ export class CarrierConnection {
         this.waitingForBind.add(wake);
       });
     }
-    if (!this.bound || !this.session) throw new TemporaryFailure(this.stopping ? "connection stopping" : "no bind to the carrier");
+    if (!this.bound || !this.session) throw new TemporaryFailure(this.stopping ? "connection stopping" : "no bind to the carrier", true);
     return this.session;
   }
 
@@ -187,6 +252,7 @@ export class CarrierConnection {
 
   private connect(): void {
     if (this.stopping) return;
+    this.enter("binding");
     const socket = net.connect({ host: this.config.host, port: this.config.port });
     const session = new SmppSession(socket, {
       onRequest: (pdu) => this.onRequest(session, pdu),
@@ -241,6 +307,7 @@ export class CarrierConnection {
 
   private onBound(session: SmppSession): void {
     this.bound = true;
+    this.enter("bound");
     this.reconnectDelayMs = this.settings.reconnectMinMs;
     this.log.info("bound (transceiver)");
     for (const wake of this.waitingForBind) wake();
@@ -264,6 +331,7 @@ export class CarrierConnection {
     const delay = Math.round(this.reconnectDelayMs * (0.8 + Math.random() * 0.4));
     if (wasBound) this.log.warn({ reconnectInMs: delay }, "connection lost");
     this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, this.settings.reconnectMaxMs);
+    this.enter("backing-off", new Date(Date.now() + delay));
     this.reconnectTimer = setTimeout(() => this.connect(), delay);
   }
 

@@ -51,7 +51,14 @@ export type SmscSimulatorOptions = {
   logger: Logger;
 };
 
-export type SmscSimulator = { port: number; stop: () => Promise<void> };
+export type SmscSimulator = {
+  port: number;
+  stop: () => Promise<void>;
+  /** Refuses (ESME_RBINDFAIL) or again accepts binds of a system_id, as a carrier under maintenance does. */
+  refuseBinds: (systemId: string, refused: boolean) => void;
+  /** Closes every session bound as system_id, as a carrier dropping its links does; returns how many. */
+  dropBinds: (systemId: string) => number;
+};
 
 type BindMode = "transmitter" | "receiver" | "transceiver";
 type Binding = { systemId: string; mode: BindMode; sessionNumber: number };
@@ -78,6 +85,7 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
   const bindings = new Map<SmppSession, Binding>();
   const limiters = new Map<string, ThroughputLimiter>();
   const throttledOnce = new Set<string>();
+  const refusedSystemIds = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   const undelivered: PendingReceipt[] = [];
   /** Receipts sent on a session and not yet answered: sent again elsewhere if it closes. */
@@ -158,6 +166,7 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
     const expected = credentials[systemId];
     if (expected === undefined) return answer(session, pdu, STATUS.ESME_RINVSYSID);
     if (expected !== password) return answer(session, pdu, STATUS.ESME_RINVPASWD);
+    if (refusedSystemIds.has(systemId)) return answer(session, pdu, STATUS.ESME_RBINDFAIL);
     bindings.set(session, { systemId, mode, sessionNumber: ++sessions });
     answer(session, pdu, STATUS.ESME_ROK, "TUMIRASIM");
     log.debug({ systemId, mode }, "bound");
@@ -282,6 +291,12 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const session of [...sessionsOpen]) session.destroy();
       await closed;
+    },
+    refuseBinds: (systemId, refused) => void (refused ? refusedSystemIds.add(systemId) : refusedSystemIds.delete(systemId)),
+    dropBinds: (systemId) => {
+      const bound = [...bindings].filter(([, binding]) => binding.systemId === systemId).map(([session]) => session);
+      for (const session of bound) session.destroy();
+      return bound.length;
     },
   };
 }

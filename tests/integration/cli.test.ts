@@ -159,4 +159,30 @@ describe("cli", () => {
     );
     await refused(["accounts:create", "--name", "X", "--currency", "US", "--balance", "1"], /three-letter currency/);
   });
+
+  it("carriers:pause and carriers:resume hold a carrier by name with a reason, audited, refusing bad input", async () => {
+    const paused = await ok(["carriers:pause", "telecel", "--reason", "  SMSC upgrade tonight "]);
+    expect(paused).toMatchObject({ operator: "telecel", paused: true, reason: "SMSC upgrade tonight", changed: true });
+    // Pausing again keeps the first pause.
+    expect(await ok(["carriers:pause", "telecel", "--reason", "another"])).toMatchObject({
+      reason: "SMSC upgrade tonight",
+      changed: false,
+    });
+    expect(await db().carrierPause.findMany()).toMatchObject([{ operator: "telecel", reason: "SMSC upgrade tonight", actor: "cli" }]);
+
+    await refused(["carriers:pause", "vodafone", "--reason", "x"], /must be one of econet, netone, telecel/);
+    await refused(["carriers:pause", "econet"], /--reason is required/);
+    await refused(["carriers:pause", "econet", "--reason", "   "], /--reason cannot be blank/);
+    await refused(["carriers:pause", "--reason", "x"], /carrier is required/);
+    await refused(["carriers:pause", "econet", "netone", "--reason", "x"], /one operator only/);
+
+    expect(await ok(["carriers:resume", "telecel"])).toEqual({ operator: "telecel", paused: false, changed: true });
+    expect(await ok(["carriers:resume", "telecel"])).toEqual({ operator: "telecel", paused: false, changed: false });
+    expect(await db().carrierPause.count()).toBe(0);
+    const audit = await db().auditEvent.findMany({ where: { targetType: "carrier" }, orderBy: { id: "asc" } });
+    expect(audit.map((event) => [event.action, event.targetId, event.actor, JSON.parse(event.data)])).toEqual([
+      ["carrier.paused", "telecel", "cli", { reason: "SMSC upgrade tonight" }],
+      ["carrier.resumed", "telecel", "cli", {}],
+    ]);
+  });
 });

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
+import { acceptedAtOfId, HourStats, latencyQuantileMs, mergeMinutes, MinuteCounter } from "@/lib/delivery/hour-stats";
+
+const MINUTE = 60_000;
+const t0 = 1_000 * MINUTE;
+
+describe("hour stats", () => {
+  it("counts per minute, keeps the last hour only, and buckets the latency", () => {
+    const hour = new HourStats();
+    hour.sent(80, t0);
+    hour.sent(700, t0 + 1_000);
+    hour.refused(t0 + 2_000);
+    hour.throttled(3, t0 + MINUTE);
+    const earlier = hour.minutes(t0 + MINUTE);
+    expect(earlier.map((stats) => [stats.minute, stats.sent, stats.errors, stats.throttled])).toEqual([
+      [1000, 2, 1, 0],
+      [1001, 0, 0, 3],
+    ]);
+    expect(latencyQuantileMs(earlier, 0.5)).toBe(100);
+    expect(latencyQuantileMs(earlier, 0.95)).toBe(1_000);
+    expect(latencyQuantileMs([], 0.5)).toBeNull();
+    hour.delivered(4_000, t0 + 3_000);
+    hour.delivered(null, t0 + 4_000);
+    const withReceipts = hour.minutes(t0 + MINUTE);
+    expect(withReceipts[0].delivered).toBe(2);
+    expect(latencyQuantileMs(withReceipts, 0.5, "receiptLatency")).toBe(5_000);
+
+    // An hour later, only the new minute is left.
+    hour.sent(null, t0 + 70 * MINUTE);
+    expect(hour.minutes(t0 + 70 * MINUTE).map((stats) => [stats.minute, stats.sent])).toEqual([[1070, 1]]);
+  });
+
+  it("adds several workers' minutes so that the quantiles are of the sum", () => {
+    const a = new HourStats();
+    const b = new HourStats();
+    for (let i = 0; i < 9; i++) a.sent(50, t0);
+    b.sent(20 * MINUTE, t0);
+    b.sent(50, t0 + MINUTE);
+    const merged = mergeMinutes([a.minutes(t0 + MINUTE), b.minutes(t0 + MINUTE)]);
+    expect(merged.map((stats) => [stats.minute, stats.sent])).toEqual([
+      [1000, 10],
+      [1001, 1],
+    ]);
+    expect(latencyQuantileMs(merged, 0.5)).toBe(100);
+    expect(latencyQuantileMs(merged, 0.99)).toBe(3_600_000);
+  });
+
+  it("reads the acceptance time from a message's UUIDv7 id, and nothing from another kind of id", () => {
+    const before = Date.now();
+    const at = acceptedAtOfId(timeOrderedUuid());
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(Date.now());
+    expect(acceptedAtOfId("3b241101-e2bb-4255-8caf-4136c566a962")).toBeNull();
+    expect(acceptedAtOfId("not an id")).toBeNull();
+  });
+
+  it("counts events over the sliding last minute", () => {
+    const counter = new MinuteCounter();
+    const start = Date.now();
+    counter.add(start);
+    counter.add(start + 30_000);
+    expect(counter.total(start + 30_000)).toBe(2);
+    expect(counter.total(start + 61_000)).toBe(1);
+    expect(counter.total(start + 10 * MINUTE)).toBe(0);
+  });
+});
