@@ -20,6 +20,7 @@ const developerNav: (NavItem & { permission: Permission })[] = [
 ];
 const settingsNav: (NavItem & { permission: Permission })[] = [
   { href: "/dashboard/members", label: "Members", icon: "users", permission: "members.manage" },
+  { href: "/dashboard/audit", label: "Audit log", icon: "history", permission: "audit.view" },
 ];
 const platformNav: (NavItem & { permission: Permission })[] = [
   { href: "/dashboard/support", label: "Message lookup", icon: "search", permission: "platform.lookup" },

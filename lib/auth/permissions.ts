@@ -12,6 +12,8 @@ export const permissions = {
   "webhooks.redeliver": ["owner", "developer"],
   "webhooks.secret": ["owner"],
   "members.manage": ["owner"],
+  /** The audit log: owners read their account's, admins every account's. */
+  "audit.view": ["owner", "admin"],
   "senders.request": ["owner"],
   /** Platform staff: find any account's message, read-only. */
   "platform.lookup": ["support", "admin"],

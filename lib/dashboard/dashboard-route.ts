@@ -50,7 +50,8 @@ function errorResponse(request: Request, error: unknown): Response {
 
 /**
  * A dashboard route handler that runs only for a signed-in user holding the permission (or one of
- * the permissions, for routes platform staff share with account users).
+ * the permissions, for routes platform staff share with account users). What the handler returns is
+ * sent as JSON, unless it is a Response already (a download).
  */
 export function dashboardRoute<C = unknown>(
   permission: Permission | readonly Permission[],
@@ -60,7 +61,8 @@ export function dashboardRoute<C = unknown>(
     try {
       checkSameOrigin(request);
       const user = await requireAnyPermission(typeof permission === "string" ? [permission] : permission);
-      return jsonResponse(200, await handler(request, user, context));
+      const result = await handler(request, user, context);
+      return result instanceof Response ? result : jsonResponse(200, result);
     } catch (error) {
       return errorResponse(request, error);
     }

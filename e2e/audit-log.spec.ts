@@ -1,0 +1,66 @@
+import fs from "node:fs";
+import { expect, test } from "@playwright/test";
+import { closeKeyDialog, createKeyInDashboard, fixtures, signIn, snap } from "./fixtures";
+
+test("an owner reads the account's audit log, filters it by action and actor, and exports it as CSV", async ({ page }) => {
+  const { owner } = fixtures();
+  await signIn(page, owner);
+  const keyName = `Audited key ${Date.now()}`;
+  await createKeyInDashboard(page, keyName);
+  await closeKeyDialog(page);
+
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Audit log" }).click();
+  await expect(page.getByRole("heading", { name: "Audit log", level: 1 })).toBeVisible();
+  const created = page.locator('[data-testid="audit-row"][data-action="key.created"]').first();
+  await expect(created).toContainText(owner.email);
+  await snap(page, "audit-log");
+
+  await page.getByLabel("Action").selectOption("key.created");
+  await page.getByLabel("Actor").fill(owner.email);
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/action=key.created/);
+  const rows = page.getByTestId("audit-row");
+  await expect(rows.first()).toBeVisible();
+  for (const action of await rows.evaluateAll((all) => all.map((row) => row.getAttribute("data-action"))))
+    expect(action).toBe("key.created");
+
+  await page.getByLabel("Actor").fill("nobody-by-this-name@example.invalid");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByText("No events match")).toBeVisible();
+
+  await page.getByLabel("Actor").fill("");
+  await page.getByRole("button", { name: "Apply" }).click();
+  const download = page.waitForEvent("download");
+  await page.getByTestId("audit-export").click();
+  const csv = fs.readFileSync((await (await download).path())!, "utf8");
+  const [header, ...lines] = csv.trim().split("\n");
+  expect(header).toBe("time,account,actor,action,target,details");
+  expect(lines.length).toBeGreaterThan(0);
+  expect(lines.every((line) => line.includes(",key.created,"))).toBe(true);
+  expect(csv).toContain(owner.email);
+});
+
+test("a bad filter value is named, and a developer has no audit log", async ({ page, browser }) => {
+  const { owner, developer } = fixtures();
+  await signIn(page, owner);
+  await page.goto("/dashboard/audit?from=2026-13-45");
+  await expect(page.getByTestId("filter-problems")).toContainText("From:");
+
+  const developerContext = await browser.newContext();
+  const developerPage = await developerContext.newPage();
+  await signIn(developerPage, developer);
+  await expect(developerPage.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Audit log" })).toHaveCount(0);
+  expect((await developerPage.request.get("/api/dashboard/audit/export")).status()).toBe(403);
+  await developerContext.close();
+});
+
+test("a platform admin reads every account's events with the account named", async ({ page }) => {
+  const { admin } = fixtures();
+  await signIn(page, admin);
+  await page.goto("/dashboard/audit");
+  await expect(page.getByRole("columnheader", { name: "Account" })).toBeVisible();
+  await expect(page.getByTestId("audit-row").first()).toBeVisible();
+  await page.getByLabel("Action").selectOption("account.created");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.locator('[data-testid="audit-row"][data-action="account.created"]')).not.toHaveCount(0);
+});

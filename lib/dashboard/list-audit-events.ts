@@ -1,0 +1,176 @@
+// The audit log: who did what to keys, members, sender ids, balances and carriers. Owners read their
+// account's events, platform admins every account's. Actors are stored as "user:<id>", "key:<id>",
+// "cli" or "system" and shown by what a person recognises (an email, a key's name and prefix).
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
+
+export const AUDIT_PAGE_SIZE = 50;
+const EXPORT_CHUNK = 500;
+
+const auditFilterFields = {
+  actor: z.string().max(254, "at most 254 characters"),
+  action: z.string().regex(/^[a-z_]+\.[a-z_]+$/, "choose one of the listed actions"),
+  from: dayParam,
+  to: dayParam,
+  before: z.coerce.number("this page link is not valid; start from the newest").int().positive(),
+};
+
+const auditFilterLabels = { actor: "Actor", action: "Action", from: "From", to: "To", before: "Page" };
+
+export type AuditFilters = ParsedFilters<typeof auditFilterFields>["filters"];
+
+export function parseAuditFilters(params: Record<string, string | undefined>): ParsedFilters<typeof auditFilterFields> {
+  return parseFilters(auditFilterFields, auditFilterLabels, params);
+}
+
+/** Whose events a reader sees: one account's, or (platform admins) every account's. */
+export type AuditScope = { accountId: string } | { allAccounts: true };
+
+export type AuditRow = {
+  id: number;
+  createdAt: Date;
+  accountName: string | null;
+  actor: string;
+  action: string;
+  target: string;
+  details: string;
+};
+
+type StoredEvent = {
+  id: number;
+  accountId: string | null;
+  actor: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+  data: string;
+  createdAt: Date;
+};
+
+const scopeWhere = (scope: AuditScope) => ("accountId" in scope ? { accountId: scope.accountId } : {});
+
+/** The stored actor strings a free-text actor filter stands for: emails and key names or prefixes containing it. */
+async function actorsMatching(text: string, scope: AuditScope): Promise<string[]> {
+  const [users, keys] = await Promise.all([
+    db().user.findMany({ where: { email: { contains: text.toLowerCase() }, ...scopeWhere(scope) }, select: { id: true }, take: 200 }),
+    db().apiKey.findMany({
+      where: { OR: [{ name: { contains: text } }, { tokenPrefix: { contains: text } }], ...scopeWhere(scope) },
+      select: { id: true },
+      take: 200,
+    }),
+  ]);
+  const literal = ["cli", "system"].filter((name) => name.includes(text.toLowerCase()));
+  return [...users.map((user) => `user:${user.id}`), ...keys.map((key) => `key:${key.id}`), ...literal];
+}
+
+async function whereOf(scope: AuditScope, filters: AuditFilters) {
+  const createdAt = dayRange(filters.from, filters.to);
+  return {
+    ...scopeWhere(scope),
+    ...(filters.action ? { action: filters.action } : {}),
+    ...(filters.actor ? { actor: { in: await actorsMatching(filters.actor, scope) } } : {}),
+    ...(createdAt ? { createdAt } : {}),
+  };
+}
+
+/** "owner@acme.co.zw", "key Production (tmr_live_AbC…)", "the CLI", "Tumira". */
+async function describeActors(events: StoredEvent[]): Promise<Map<string, string>> {
+  const ids = (kind: string) => [
+    ...new Set(events.filter((e) => e.actor.startsWith(`${kind}:`)).map((e) => e.actor.slice(kind.length + 1))),
+  ];
+  const [users, keys] = await Promise.all([
+    db().user.findMany({ where: { id: { in: ids("user") } }, select: { id: true, email: true } }),
+    db().apiKey.findMany({ where: { id: { in: ids("key") } }, select: { id: true, name: true, tokenPrefix: true } }),
+  ]);
+  const names = new Map<string, string>([
+    ["cli", "the CLI"],
+    ["system", "Tumira"],
+  ]);
+  for (const user of users) names.set(`user:${user.id}`, user.email);
+  for (const key of keys) names.set(`key:${key.id}`, key.tokenPrefix ? `key ${key.name} (${key.tokenPrefix}…)` : `key ${key.name}`);
+  return names;
+}
+
+/** Details without internal ids or anything secret-shaped: the recorded data as "name: value" pairs. */
+function describeData(data: string): string {
+  const parsed: unknown = (() => {
+    try {
+      return JSON.parse(data);
+    } catch {
+      return {};
+    }
+  })();
+  if (!parsed || typeof parsed !== "object") return "";
+  return Object.entries(parsed)
+    .filter(([, value]) => value !== null && value !== undefined && typeof value !== "object")
+    .map(([name, value]) => `${name}: ${String(value)}`)
+    .join(", ");
+}
+
+async function toRows(events: StoredEvent[]): Promise<AuditRow[]> {
+  const accountIds = [...new Set(events.map((event) => event.accountId).filter((id): id is string => id !== null))];
+  const [actors, accounts] = await Promise.all([
+    describeActors(events),
+    db().account.findMany({ where: { id: { in: accountIds } }, select: { id: true, name: true } }),
+  ]);
+  const accountNames = new Map(accounts.map((account) => [account.id, account.name]));
+  return events.map((event) => ({
+    id: event.id,
+    createdAt: event.createdAt,
+    accountName: event.accountId ? (accountNames.get(event.accountId) ?? null) : null,
+    actor: actors.get(event.actor) ?? event.actor,
+    action: event.action,
+    target: `${event.targetType} ${event.targetId}`,
+    details: describeData(event.data),
+  }));
+}
+
+export async function listAuditEvents(scope: AuditScope, filters: AuditFilters): Promise<{ rows: AuditRow[]; nextBefore: number | null }> {
+  const where = await whereOf(scope, filters);
+  const events = await db().auditEvent.findMany({
+    where: { ...where, ...(filters.before ? { id: { lt: filters.before } } : {}) },
+    orderBy: { id: "desc" },
+    take: AUDIT_PAGE_SIZE + 1,
+  });
+  const page = events.slice(0, AUDIT_PAGE_SIZE);
+  return { rows: await toRows(page), nextBefore: events.length > AUDIT_PAGE_SIZE ? page[page.length - 1].id : null };
+}
+
+/** The actions recorded in the scope, for the filter's choices. */
+export async function listAuditActions(scope: AuditScope): Promise<string[]> {
+  const actions = await db().auditEvent.findMany({ where: scopeWhere(scope), distinct: ["action"], select: { action: true } });
+  return actions.map((row) => row.action).sort();
+}
+
+const CSV_HEADER = ["time", "account", "actor", "action", "target", "details"];
+
+/** One CSV field: quoted when needed, and a leading =, +, - or @ defused so a spreadsheet never runs it. */
+function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** Every event the filters select (paging aside), newest first, as CSV lines read a chunk at a time. */
+export async function* exportAuditEvents(scope: AuditScope, filters: AuditFilters): AsyncGenerator<string> {
+  yield `${CSV_HEADER.join(",")}\n`;
+  const where = await whereOf(scope, filters);
+  let before = filters.before;
+  for (;;) {
+    const events = await db().auditEvent.findMany({
+      where: { ...where, ...(before ? { id: { lt: before } } : {}) },
+      orderBy: { id: "desc" },
+      take: EXPORT_CHUNK,
+    });
+    if (events.length === 0) return;
+    const rows = await toRows(events);
+    yield rows
+      .map((row) =>
+        [row.createdAt.toISOString(), row.accountName ?? "", row.actor, row.action, row.target, row.details].map(csvField).join(","),
+      )
+      .join("\n")
+      .concat("\n");
+    if (events.length < EXPORT_CHUNK) return;
+    before = events[events.length - 1].id;
+  }
+}
