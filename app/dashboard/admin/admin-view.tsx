@@ -9,12 +9,26 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { useToast } from "@/components/ui/toaster";
+import { Badge } from "@/components/ui/badge";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import type { FieldError } from "@/lib/errors";
-import { approveSenderAction, creditBalanceAction } from "./actions";
+import { MAX_BALANCE, formatMoney } from "@/lib/money";
+import { approveSenderAction, creditBalanceAction, reverseCreditAction } from "./actions";
+import { creditBalanceSchema, fieldErrorsOf } from "./credit-schema";
 
 type AccountRow = { id: string; name: string; currency: string; balance: string; members: number; createdAt: string };
+export type CreditRowView = {
+  id: number;
+  accountId: string;
+  accountName: string;
+  currency: string;
+  amount: string;
+  reason: string;
+  actor: string;
+  createdAt: string;
+  reversed: boolean;
+};
 type PendingSender = { id: string; name: string; accountId: string; accountName: string; createdAt: string };
 
 const senderColumns: Column<PendingSender>[] = [
@@ -49,12 +63,63 @@ const accountColumns: Column<AccountRow>[] = [
   },
 ];
 
-export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pending: PendingSender[] }) {
+const creditColumns: Column<CreditRowView>[] = [
+  { key: "account", header: "Account", className: "font-medium text-slate-900 break-words", cell: (credit) => credit.accountName },
+  {
+    key: "amount",
+    header: "Amount",
+    numeric: true,
+    cell: (credit) => <Money value={credit.amount} currency={credit.currency} />,
+  },
+  { key: "reason", header: "Note", className: "break-words", cell: (credit) => credit.reason },
+  { key: "by", header: "By", className: "break-all", cell: (credit) => credit.actor },
+  { key: "when", header: "When", nowrap: true, cell: (credit) => <Time value={credit.createdAt} /> },
+];
+
+type CreditDraft = { amount: string; reason: string };
+
+export function AdminView({ accounts, pending, credits }: { accounts: AccountRow[]; pending: PendingSender[]; credits: CreditRowView[] }) {
   const router = useRouter();
   const notify = useToast();
   const [busy, startTransition] = useTransition();
   const [crediting, setCrediting] = useState<AccountRow | null>(null);
   const [fields, setFields] = useState<FieldError[] | undefined>();
+  const [draft, setDraft] = useState<CreditDraft>({ amount: "", reason: "" });
+  /** The parsed amount once the form passed its checks: the dialog then asks to confirm it. */
+  const [confirming, setConfirming] = useState<bigint | null>(null);
+  const [reversing, setReversing] = useState<CreditRowView | null>(null);
+  const [reverseNote, setReverseNote] = useState("");
+
+  function openCredit(account: AccountRow) {
+    setFields(undefined);
+    setDraft({ amount: "", reason: "" });
+    setConfirming(null);
+    setCrediting(account);
+  }
+
+  function review(account: AccountRow) {
+    const parsed = creditBalanceSchema.safeParse({ accountId: account.id, ...draft });
+    if (!parsed.success) {
+      setFields(fieldErrorsOf(parsed.error));
+      return;
+    }
+    setFields(undefined);
+    setConfirming(parsed.data.amount);
+  }
+
+  function reverse(credit: CreditRowView) {
+    startTransition(async () => {
+      const result = await reverseCreditAction({ accountId: credit.accountId, creditId: credit.id, note: reverseNote });
+      setFields(result.ok ? undefined : result.fields);
+      if (!result.ok) {
+        if (!result.fields) notify("error", result.error);
+        return;
+      }
+      setReversing(null);
+      notify("success", `Credit of ${formatMoney(BigInt(credit.amount), credit.currency)} to ${credit.accountName} reversed`);
+      router.refresh();
+    });
+  }
 
   function approve(sender: PendingSender) {
     startTransition(async () => {
@@ -64,15 +129,12 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
     });
   }
 
-  function credit(account: AccountRow, form: FormData) {
+  function credit(account: AccountRow) {
     startTransition(async () => {
-      const result = await creditBalanceAction({
-        accountId: account.id,
-        amount: String(form.get("amount") ?? ""),
-        reason: String(form.get("reason") ?? ""),
-      });
+      const result = await creditBalanceAction({ accountId: account.id, amount: draft.amount, reason: draft.reason });
       setFields(result.ok ? undefined : result.fields);
       if (!result.ok) {
+        setConfirming(null);
         if (!result.fields) notify("error", result.error);
         return;
       }
@@ -113,21 +175,45 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
           rowKey={(account) => account.id}
           rowAttributes={(account) => ({ "data-testid": "account-row", "data-account-name": account.name })}
           actions={(account) => (
-            <Button
-              size="sm"
-              variant="secondary"
-              onClick={() => {
-                setFields(undefined);
-                setCrediting(account);
-              }}
-              aria-label={`Credit ${account.name}`}
-            >
+            <Button size="sm" variant="secondary" onClick={() => openCredit(account)} aria-label={`Credit ${account.name}`}>
               Credit
             </Button>
           )}
           empty={
             <EmptyState icon="building" title="No accounts yet" description="Create one with the CLI: npm run cli -- accounts:create." />
           }
+        />
+      </Card>
+
+      <Card>
+        <CardHeader
+          title="Recent credits"
+          description="A credit is never edited: reversing one writes a correcting ledger entry of the opposite amount, with your note."
+        />
+        <DataTable
+          columns={creditColumns}
+          rows={credits}
+          rowKey={(credit) => String(credit.id)}
+          rowAttributes={(credit) => ({ "data-testid": "credit-row", "data-account-name": credit.accountName })}
+          actions={(credit) =>
+            credit.reversed ? (
+              <Badge tone="gray">Reversed</Badge>
+            ) : (
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() => {
+                  setFields(undefined);
+                  setReverseNote("");
+                  setReversing(credit);
+                }}
+                aria-label={`Reverse the credit of ${formatMoney(BigInt(credit.amount), credit.currency)} to ${credit.accountName}`}
+              >
+                Reverse
+              </Button>
+            )
+          }
+          empty={<EmptyState icon="wallet" title="No credits yet" description="Credits made here or with the CLI appear here." />}
         />
       </Card>
 
@@ -138,12 +224,12 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
         description="Adds to the available balance at once, as a ledger credit."
         testId="credit-dialog"
       >
-        {crediting && (
-          <form onSubmit={submitHandler((form) => credit(crediting, form))} className="space-y-4">
+        {crediting && confirming === null && (
+          <form onSubmit={submitHandler(() => review(crediting))} className="space-y-4">
             <Field
               id="credit-amount"
               label={`Amount (${crediting.currency})`}
-              hint="Up to four decimals, e.g. 25.50"
+              hint={`Up to four decimals, e.g. 25.50; at most ${formatMoney(MAX_BALANCE, crediting.currency)}.`}
               error={errorFor(fields, "amount")}
             >
               <Input
@@ -152,6 +238,8 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
                 inputMode="decimal"
                 required
                 autoFocus
+                value={draft.amount}
+                onChange={(event) => setDraft({ ...draft, amount: event.target.value })}
                 invalid={!!errorFor(fields, "amount")}
                 placeholder="25.00"
               />
@@ -159,17 +247,84 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
             <Field
               id="credit-reason"
               label="Reason"
-              hint="Shown in the account's ledger, e.g. “Invoice 2024-031 paid”."
+              hint="Required. Shown in the account's ledger, e.g. “Invoice 2024-031 paid”."
               error={errorFor(fields, "reason")}
             >
-              <Input id="credit-reason" name="reason" required maxLength={200} invalid={!!errorFor(fields, "reason")} />
+              <Input
+                id="credit-reason"
+                name="reason"
+                required
+                maxLength={200}
+                value={draft.reason}
+                onChange={(event) => setDraft({ ...draft, reason: event.target.value })}
+                invalid={!!errorFor(fields, "reason")}
+              />
             </Field>
             <div className="flex justify-end gap-2">
               <Button variant="secondary" onClick={() => setCrediting(null)}>
                 Cancel
               </Button>
-              <Button type="submit" disabled={busy}>
-                {busy ? "Crediting…" : "Credit balance"}
+              <Button type="submit">Review credit</Button>
+            </div>
+          </form>
+        )}
+        {crediting && confirming !== null && (
+          <div className="space-y-4" data-testid="credit-confirmation">
+            <p className="text-sm break-words text-slate-700">
+              Credit{" "}
+              <strong className="text-slate-900" data-testid="credit-confirm-amount">
+                {formatMoney(confirming, crediting.currency, { exact: true })}
+              </strong>{" "}
+              to <strong className="text-slate-900">{crediting.name}</strong>? The available balance goes from{" "}
+              <Money value={crediting.balance} currency={crediting.currency} /> to{" "}
+              <Money value={BigInt(crediting.balance) + confirming} currency={crediting.currency} testId="credit-confirm-after" />.
+            </p>
+            <p className="text-sm break-words text-slate-500">Reason: {draft.reason.trim()}</p>
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button variant="secondary" onClick={() => setConfirming(null)}>
+                Back
+              </Button>
+              <Button autoFocus disabled={busy} onClick={() => credit(crediting)}>
+                {busy ? "Crediting…" : `Credit ${formatMoney(confirming, crediting.currency)}`}
+              </Button>
+            </div>
+          </div>
+        )}
+      </Dialog>
+
+      <Dialog
+        open={reversing !== null}
+        onRequestClose={() => setReversing(null)}
+        title="Reverse a credit"
+        description="Writes a ledger entry of the opposite amount; the credit stays in the ledger as it was."
+        testId="reverse-credit-dialog"
+      >
+        {reversing && (
+          <form onSubmit={submitHandler(() => reverse(reversing))} className="space-y-4">
+            <p className="text-sm break-words text-slate-700">
+              Take back{" "}
+              <strong className="text-slate-900" data-testid="reverse-amount">
+                {formatMoney(BigInt(reversing.amount), reversing.currency, { exact: true })}
+              </strong>{" "}
+              credited to <strong className="text-slate-900">{reversing.accountName}</strong> (“{reversing.reason}”)?
+            </p>
+            <Field id="reverse-note" label="Why" hint="Required; shown in the account's ledger." error={errorFor(fields, "note")}>
+              <Input
+                id="reverse-note"
+                required
+                autoFocus
+                maxLength={200}
+                value={reverseNote}
+                onChange={(event) => setReverseNote(event.target.value)}
+                invalid={!!errorFor(fields, "note")}
+              />
+            </Field>
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button variant="secondary" onClick={() => setReversing(null)}>
+                Cancel
+              </Button>
+              <Button type="submit" variant="danger" disabled={busy}>
+                {busy ? "Reversing…" : `Reverse ${formatMoney(BigInt(reversing.amount), reversing.currency)}`}
               </Button>
             </div>
           </form>
