@@ -14,7 +14,7 @@ import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import type { FieldError } from "@/lib/errors";
 import { MAX_BALANCE, formatMoney } from "@/lib/money";
-import { approveSenderAction, creditBalanceAction, reverseCreditAction } from "./actions";
+import { approveSenderAction, creditBalanceAction, rejectSenderAction, reverseCreditAction } from "./actions";
 import { creditBalanceSchema, fieldErrorsOf } from "./credit-schema";
 
 type AccountRow = { id: string; name: string; currency: string; balance: string; members: number; createdAt: string };
@@ -29,11 +29,17 @@ export type CreditRowView = {
   createdAt: string;
   reversed: boolean;
 };
-type PendingSender = { id: string; name: string; accountId: string; accountName: string; createdAt: string };
+type PendingSender = { id: string; name: string; useCase: string; accountId: string; accountName: string; createdAt: string };
 
 const senderColumns: Column<PendingSender>[] = [
-  { key: "name", header: "Sender id", className: "font-medium text-slate-900", cell: (sender) => sender.name },
-  { key: "account", header: "Account", cell: (sender) => sender.accountName },
+  { key: "name", header: "Sender id", className: "font-medium text-slate-900 break-all", cell: (sender) => sender.name },
+  { key: "account", header: "Account", className: "break-words", cell: (sender) => sender.accountName },
+  {
+    key: "useCase",
+    header: "Use",
+    className: "text-slate-600 break-words",
+    cell: (sender) => sender.useCase || <span className="text-slate-400">Not stated</span>,
+  },
   { key: "requested", header: "Requested", nowrap: true, cell: (sender) => <Time value={sender.createdAt} /> },
 ];
 
@@ -89,6 +95,22 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
   const [confirming, setConfirming] = useState<bigint | null>(null);
   const [reversing, setReversing] = useState<CreditRowView | null>(null);
   const [reverseNote, setReverseNote] = useState("");
+  const [rejecting, setRejecting] = useState<PendingSender | null>(null);
+  const [rejectReason, setRejectReason] = useState("");
+
+  function reject(sender: PendingSender) {
+    startTransition(async () => {
+      const result = await rejectSenderAction({ accountId: sender.accountId, name: sender.name, reason: rejectReason });
+      setFields(result.ok ? undefined : result.fields);
+      if (!result.ok) {
+        if (!result.fields) notify("error", result.error);
+        return;
+      }
+      setRejecting(null);
+      notify("success", `Sender id ${sender.name} rejected for ${sender.accountName}`);
+      router.refresh();
+    });
+  }
 
   function openCredit(account: AccountRow) {
     setFields(undefined);
@@ -154,14 +176,29 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
           rowKey={(sender) => sender.id}
           rowAttributes={() => ({ "data-testid": "pending-sender-row" })}
           actions={(sender) => (
-            <Button
-              size="sm"
-              disabled={busy}
-              onClick={() => approve(sender)}
-              aria-label={`Approve ${sender.name} for ${sender.accountName}`}
-            >
-              Approve
-            </Button>
+            <div className="flex gap-2">
+              <Button
+                size="sm"
+                disabled={busy}
+                onClick={() => approve(sender)}
+                aria-label={`Approve ${sender.name} for ${sender.accountName}`}
+              >
+                Approve
+              </Button>
+              <Button
+                size="sm"
+                variant="secondary"
+                disabled={busy}
+                onClick={() => {
+                  setFields(undefined);
+                  setRejectReason("");
+                  setRejecting(sender);
+                }}
+                aria-label={`Reject ${sender.name} for ${sender.accountName}`}
+              >
+                Reject
+              </Button>
+            </div>
           )}
           empty={<EmptyState icon="tag" title="Nothing to review" description="Sender id requests from account owners appear here." />}
         />
@@ -289,6 +326,38 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
               </Button>
             </div>
           </div>
+        )}
+      </Dialog>
+
+      <Dialog
+        open={rejecting !== null}
+        onRequestClose={() => setRejecting(null)}
+        title={`Reject ${rejecting?.name ?? ""}`}
+        description="The account sees this reason on its Sender IDs page and may request the name again."
+        testId="reject-sender-dialog"
+      >
+        {rejecting && (
+          <form onSubmit={submitHandler(() => reject(rejecting))} className="space-y-4">
+            <Field id="reject-reason" label="Reason" error={errorFor(fields, "reason")}>
+              <Input
+                id="reject-reason"
+                required
+                autoFocus
+                maxLength={300}
+                value={rejectReason}
+                onChange={(event) => setRejectReason(event.target.value)}
+                invalid={!!errorFor(fields, "reason")}
+              />
+            </Field>
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button variant="secondary" onClick={() => setRejecting(null)}>
+                Cancel
+              </Button>
+              <Button type="submit" variant="danger" disabled={busy}>
+                Reject {rejecting.name}
+              </Button>
+            </div>
+          </form>
         )}
       </Dialog>
 
