@@ -2,6 +2,7 @@
 
 import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
 import { operators } from "@/lib/carriers/operators";
+import { carrierName } from "@/lib/messages/vocabulary";
 import { Money } from "./money";
 import type { RateTable } from "@/lib/dashboard/price-send";
 import { Badge } from "./ui/badge";
@@ -71,7 +72,7 @@ export function MessageCounter({ body, rates, currency }: { body: string; rates:
         <ul className="mt-1 grid grid-cols-3 gap-3" data-testid="counter-prices">
           {operators.map((operator) => (
             <li key={operator}>
-              <span className="block text-xs text-slate-500 capitalize">{operator}</span>
+              <span className="block text-xs text-slate-500">{carrierName(operator)}</span>
               <Money
                 value={BigInt(body ? segmented.segments : 0) * BigInt(rates[operator])}
                 currency={currency}

@@ -13,6 +13,7 @@ import { Money } from "@/components/money";
 import { checkRecipients, extractCandidates, type CheckedRecipients } from "@/lib/dashboard/check-recipient-list";
 import { priceSend } from "@/lib/dashboard/price-send";
 import { MAX_SEGMENTS } from "@/lib/messages/segments";
+import { carrierName } from "@/lib/messages/vocabulary";
 import type { DashboardErrorBody } from "@/lib/dashboard/dashboard-route";
 import { sendErrorText, type RecipientsProps } from "./compose-shared";
 
@@ -359,7 +360,7 @@ function CheckSummary({
           <tbody>
             {operators.map((operator) => (
               <tr key={operator} data-testid="carrier-summary-row">
-                <Td className="capitalize">{operator}</Td>
+                <Td>{carrierName(operator)}</Td>
                 <Td className="text-right tabular-nums">{checked.perOperator[operator]}</Td>
                 <Td className="text-right tabular-nums">{checked.perOperator[operator] * segments}</Td>
                 <Td className="text-right">

@@ -11,6 +11,7 @@ import { useToast } from "@/components/ui/toaster";
 import { MessageCounter } from "@/components/message-counter";
 import { Money } from "@/components/money";
 import { parseMsisdn } from "@/lib/messages/msisdn";
+import { carrierName } from "@/lib/messages/vocabulary";
 import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
 import type { RateTable } from "@/lib/dashboard/price-send";
 import type { FieldError } from "@/lib/errors";
@@ -165,11 +166,7 @@ function SingleRecipient({ from, body, segments, rates, currency, available, fie
                 placeholder="+263 77 123 4567"
                 invalid={!!errorFor(fields, "to") || (parsed !== null && !parsed.ok)}
               />
-              {parsed?.ok && (
-                <Badge tone="blue" className="capitalize">
-                  {parsed.recipient.operator}
-                </Badge>
-              )}
+              {parsed?.ok && <Badge tone="blue">{carrierName(parsed.recipient.operator)}</Badge>}
             </div>
           </Field>
           {refusal && (

@@ -2,11 +2,13 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { MessageStatus } from "@/components/status-badge";
+import { CarrierReason } from "@/components/carrier-reason";
+import { carrierName, ledgerKindLabel, partStatusLabel, webhookStatusLabel } from "@/lib/messages/vocabulary";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import { cn } from "@/components/ui/cn";
@@ -27,8 +29,6 @@ const eventLabels: Record<string, { label: string; tone: string }> = {
   refunded: { label: "Charge released", tone: "bg-violet-500" },
 };
 
-const webhookTone: Record<string, BadgeTone> = { pending: "gray", succeeded: "green", failed: "amber", abandoned: "red" };
-
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
     <div className="grid grid-cols-[9rem_minmax(0,1fr)] gap-3 py-2 text-sm sm:grid-cols-[11rem_minmax(0,1fr)]">
@@ -47,18 +47,22 @@ function Mono({ children }: { children: React.ReactNode }) {
 const partColumns: Column<MessageDetail["parts"][number]>[] = [
   { key: "part", header: "Part", numeric: true, cell: (part) => part.partNumber },
   { key: "carrierId", header: "Carrier message id", cell: (part) => <Mono>{part.carrierMessageId}</Mono> },
-  { key: "status", header: "Status", cell: (part) => part.status },
+  {
+    key: "status",
+    header: "Status",
+    cell: (part) => {
+      const { label, tone } = partStatusLabel(part.status);
+      return <Badge tone={tone}>{label}</Badge>;
+    },
+  },
   {
     key: "receipt",
     header: "Receipt",
     cell: (part) =>
       part.receiptStat ? (
         <>
-          <Mono>
-            {part.receiptStat}
-            {part.receiptError ? ` (err ${part.receiptError})` : ""}
-          </Mono>{" "}
-          · <Time value={part.receiptAt} seconds />
+          <CarrierReason text={`${part.receiptStat}${part.receiptError ? ` err ${part.receiptError}` : ""}`} /> ·{" "}
+          <Time value={part.receiptAt} seconds />
         </>
       ) : (
         <span className="text-slate-400">—</span>
@@ -132,11 +136,9 @@ export function MessageDetailView({
                 )}
                 <Row label="To">{sms.to}</Row>
                 <Row label="Sender id">{sms.sender_id}</Row>
-                <Row label="Carrier">
-                  <span className="capitalize">{sms.operator}</span>
-                </Row>
+                <Row label="Carrier">{carrierName(sms.operator)}</Row>
                 <Row label="Operator response">
-                  <Mono>{sms.operator_response || "—"}</Mono>
+                  <CarrierReason text={sms.operator_response} testId="message-operator-response" />
                 </Row>
                 <Row label="Encoding">
                   {data.encoding === "gsm7" ? "GSM-7" : "UCS-2"} · {data.segments} segment{data.segments === 1 ? "" : "s"}
@@ -173,7 +175,7 @@ export function MessageDetailView({
                 )}
                 {data.lastError && (
                   <Row label="Last error">
-                    <span className="text-red-700">{data.lastError}</span>
+                    <CarrierReason text={data.lastError} testId="message-last-error" className="text-red-700" />
                   </Row>
                 )}
               </dl>
@@ -210,7 +212,7 @@ export function MessageDetailView({
                       <div className="min-w-0">
                         <p className="flex items-center gap-2 text-sm font-medium text-slate-900">
                           <Mono>{delivery.eventType}</Mono>
-                          <Badge tone={webhookTone[delivery.status] ?? "gray"}>{delivery.status}</Badge>
+                          <Badge tone={webhookStatusLabel(delivery.status).tone}>{webhookStatusLabel(delivery.status).label}</Badge>
                         </p>
                         {delivery.url && <p className="mt-0.5 truncate text-xs text-slate-500">{delivery.url}</p>}
                       </div>
@@ -264,7 +266,15 @@ export function MessageDetailView({
                             <Money value={released.amount} currency={sms.charge_currency} exact /> back to the balance
                           </p>
                         )}
-                        {event.detail && <p className="text-xs wrap-anywhere text-slate-500">{event.detail}</p>}
+                        {event.detail && (
+                          <p className="text-xs wrap-anywhere text-slate-500">
+                            {event.kind === "failed" || event.kind === "retry" ? (
+                              <CarrierReason text={event.detail} />
+                            ) : (
+                              event.detail.replace(/\b(econet|netone|telecel)\b/g, (operator) => carrierName(operator))
+                            )}
+                          </p>
+                        )}
                         <p className="text-xs text-slate-400">
                           <Time value={event.createdAt} seconds />
                         </p>
@@ -287,7 +297,7 @@ export function MessageDetailView({
                 {data.ledger.map((entry) => (
                   <li key={entry.id} className="flex items-center justify-between gap-3 px-5 py-3 text-sm">
                     <div>
-                      <p className="font-medium text-slate-900 capitalize">{entry.kind}</p>
+                      <p className="font-medium text-slate-900">{ledgerKindLabel(entry.kind).label}</p>
                       <p className="text-xs text-slate-400">
                         <Time value={entry.createdAt} seconds />
                       </p>
