@@ -111,12 +111,12 @@ export function MessageDetailView({
           {data.test && <Badge tone="violet">Test</Badge>}
           {awaiting && <span className="text-xs text-slate-400">Updating live…</span>}
         </div>
-        <p className="mt-1 font-mono text-xs text-slate-500" data-testid="message-id">
+        <p className="mt-1 font-mono text-xs break-all text-slate-500" data-testid="message-id">
           {sms.id}
         </p>
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="space-y-6">
           <Card>
             <CardHeader title="Message" />
@@ -124,7 +124,10 @@ export function MessageDetailView({
               {sms.message === null ? (
                 <p className="text-sm text-slate-500 italic">The body is the customer&apos;s content and is not shown to platform staff.</p>
               ) : (
-                <p className="rounded-lg bg-slate-50 p-4 text-sm whitespace-pre-wrap text-slate-900" data-testid="message-body">
+                <p
+                  className="rounded-lg bg-slate-50 p-4 text-sm wrap-anywhere whitespace-pre-wrap text-slate-900"
+                  data-testid="message-body"
+                >
                   {sms.message}
                 </p>
               )}
@@ -209,12 +212,12 @@ export function MessageDetailView({
                 {data.webhooks.map((delivery) => (
                   <li key={delivery.id} className="px-5 py-4" data-testid="webhook-delivery">
                     <div className="flex flex-wrap items-center justify-between gap-3">
-                      <div className="min-w-0">
-                        <p className="flex items-center gap-2 text-sm font-medium text-slate-900">
+                      <div className="min-w-0 flex-1">
+                        <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-slate-900">
                           <Mono>{delivery.eventType}</Mono>
                           <Badge tone={webhookStatusLabel(delivery.status).tone}>{webhookStatusLabel(delivery.status).label}</Badge>
                         </p>
-                        {delivery.url && <p className="mt-0.5 truncate text-xs text-slate-500">{delivery.url}</p>}
+                        {delivery.url && <p className="mt-0.5 text-xs break-all text-slate-500">{delivery.url}</p>}
                       </div>
                       {canRedeliver && !platformView && <RedeliverButton deliveryId={delivery.id} />}
                     </div>
