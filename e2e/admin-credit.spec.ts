@@ -1,12 +1,14 @@
 import { expect, test } from "@playwright/test";
+import { cli } from "./global-setup";
 import { fixtures, signIn } from "./fixtures";
 
 test("an admin's credit repeats the amount before it is made, is bounded, and is reversed by a correcting entry", async ({ page }) => {
+  cli(["accounts:create", "--name", "Credit Review Ltd", "--currency", "USD", "--balance", "0.01"]);
   await signIn(page, fixtures().admin);
   await page.goto("/dashboard/admin");
-  const row = page.locator('[data-testid="account-row"][data-account-name="Broke Ltd"]');
+  const row = page.locator('[data-testid="account-row"][data-account-name="Credit Review Ltd"]');
   const before = (await row.getByTestId("account-balance").textContent()) ?? "";
-  await row.getByRole("button", { name: "Credit Broke Ltd" }).click();
+  await row.getByRole("button", { name: "Credit Credit Review Ltd" }).click();
   const dialog = page.getByTestId("credit-dialog");
 
   await dialog.getByLabel(/Amount/).fill("100000000000.0001");
@@ -35,10 +37,10 @@ test("an admin's credit repeats the amount before it is made, is bounded, and is
   await expect(dialog).toBeHidden();
   await expect(row.getByTestId("account-balance")).not.toHaveText(before);
 
-  const credit = page.locator('[data-testid="credit-row"][data-account-name="Broke Ltd"]').first();
+  const credit = page.locator('[data-testid="credit-row"][data-account-name="Credit Review Ltd"]').first();
   await expect(credit).toContainText("Bank transfer 7781");
   await expect(credit).toContainText("admin@tumira.test");
-  await credit.getByRole("button", { name: "Reverse the credit of USD 12.50 to Broke Ltd" }).click();
+  await credit.getByRole("button", { name: "Reverse the credit of USD 12.50 to Credit Review Ltd" }).click();
   const reverse = page.getByTestId("reverse-credit-dialog");
   await expect(reverse.getByTestId("reverse-amount")).toHaveText("USD 12.5000");
   await reverse.getByLabel("Why").fill("no");

@@ -32,7 +32,9 @@ export async function addMember(input: z.infer<typeof addMemberSchema> & { accou
   const existing = await db().user.findUnique({ where: { email }, select: { accountId: true } });
   if (existing) {
     if (existing.accountId === input.accountId) {
-      throw AppError.validation([{ field: "email", description: "is already a member of this account" }]);
+      throw new AppError("CONFLICT", "This email is already a member of this account", {
+        fields: [{ field: "email", description: "is already a member of this account" }],
+      });
     }
     await hashPassword(password);
     throw unavailable();

@@ -169,7 +169,10 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
   return (
     <div className="space-y-6">
       <Card>
-        <CardHeader title="Sender ids awaiting approval" description="Check that the account may use the name before approving it." />
+        <CardHeader
+          title="Sender ids awaiting review"
+          description="Check that the account may use the name for what it says before approving it; a rejection's reason is shown to the account."
+        />
         <DataTable
           columns={senderColumns}
           rows={pending}

@@ -14,7 +14,7 @@ export default async function AdminPage() {
     <>
       <PageHeader
         title="Accounts"
-        description="Approve sender id requests and credit prepaid balances. Every credit is a ledger entry with your name and reason on it."
+        description="Review sender id requests and credit prepaid balances. Every credit and every reversal is a ledger entry with your name and reason on it."
       />
       <AdminView
         accounts={accounts.map((account) => ({
