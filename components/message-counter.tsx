@@ -1,7 +1,8 @@
 "use client";
 
-import { segmentMessage } from "@/lib/messages/segments";
+import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
 import { operators } from "@/lib/carriers/operators";
+import { carrierName } from "@/lib/messages/vocabulary";
 import { Money } from "./money";
 import type { RateTable } from "@/lib/dashboard/price-send";
 import { Badge } from "./ui/badge";
@@ -18,6 +19,7 @@ export function MessageCounter({ body, rates, currency }: { body: string; rates:
   const segmented = segmentMessage(body);
   const limits = LIMITS[segmented.encoding];
   const capacity = segmented.segments === 1 ? limits.single : segmented.segments * limits.part;
+  const tooLong = segmented.segments > MAX_SEGMENTS;
   return (
     <div className="space-y-3 rounded-lg border border-slate-200 bg-slate-50/70 p-4 text-sm" data-testid="message-counter">
       <dl className="grid grid-cols-3 gap-3">
@@ -35,11 +37,18 @@ export function MessageCounter({ body, rates, currency }: { body: string; rates:
         </div>
         <div>
           <dt className="text-xs text-slate-500">Segments</dt>
-          <dd className="mt-0.5 font-medium text-slate-900 tabular-nums" data-testid="counter-segments">
+          <dd className={`mt-0.5 font-medium tabular-nums ${tooLong ? "text-red-700" : "text-slate-900"}`} data-testid="counter-segments">
             {body ? segmented.segments : 0}
           </dd>
         </div>
       </dl>
+      {tooLong && (
+        <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800" data-testid="counter-too-long">
+          Too long to send: {segmented.segments} parts, and a message may have at most {MAX_SEGMENTS} ({MAX_SEGMENTS * limits.part}{" "}
+          {segmented.encoding === "gsm7" ? "GSM-7" : "UCS-2"} characters). Shorten it by at least{" "}
+          {segmented.units - MAX_SEGMENTS * limits.part} characters.
+        </p>
+      )}
       {segmented.nonGsmCharacters.length > 0 && (
         <div className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900" data-testid="ucs2-characters">
           <p className="text-xs font-medium">
@@ -63,7 +72,7 @@ export function MessageCounter({ body, rates, currency }: { body: string; rates:
         <ul className="mt-1 grid grid-cols-3 gap-3" data-testid="counter-prices">
           {operators.map((operator) => (
             <li key={operator}>
-              <span className="block text-xs text-slate-500 capitalize">{operator}</span>
+              <span className="block text-xs text-slate-500">{carrierName(operator)}</span>
               <Money
                 value={BigInt(body ? segmented.segments : 0) * BigInt(rates[operator])}
                 currency={currency}

@@ -1,25 +1,12 @@
-import { Badge, type BadgeTone } from "./ui/badge";
+import { messageStatusLabel } from "@/lib/messages/vocabulary";
+import { Badge } from "./ui/badge";
 
-const labels: Record<string, { label: string; tone: BadgeTone }> = {
-  created: { label: "Created", tone: "gray" },
-  enqueued: { label: "Queued", tone: "gray" },
-  processing: { label: "Sending", tone: "blue" },
-  success: { label: "Sent", tone: "blue" },
-  failed: { label: "Failed", tone: "red" },
-};
-
-/** A message's state as a reader thinks of it: delivered (receipt in) beats the carrier's acceptance. */
+/** A message's state in the dashboard's one vocabulary (lib/messages/vocabulary.ts). */
 export function MessageStatus({ status, deliveredAt }: { status: string; deliveredAt: string | null }) {
-  if (deliveredAt && status === "success")
-    return (
-      <Badge tone="green" className="status-badge">
-        Delivered
-      </Badge>
-    );
-  const { label, tone } = labels[status] ?? { label: status, tone: "gray" as const };
+  const { label, tone } = messageStatusLabel(status, deliveredAt);
   return (
     <Badge tone={tone} className="status-badge">
-      {(status === "processing" || status === "enqueued") && (
+      {(status === "processing" || status === "enqueued") && !deliveredAt && (
         <span aria-hidden className="h-1.5 w-1.5 animate-pulse rounded-full bg-current" />
       )}
       {label}

@@ -42,8 +42,9 @@ test("a developer cannot reach members or credit the balance, in the UI or by a 
   await accountRow.getByRole("button", { name: "Credit E2E Ltd" }).click();
   await adminPage.getByLabel(/Amount/).fill("1.00");
   await adminPage.getByLabel("Reason").fill("Replay capture");
+  await adminPage.getByRole("button", { name: "Review credit" }).click();
   const credit = captureServerAction(adminPage);
-  await adminPage.getByRole("button", { name: "Credit balance" }).click();
+  await adminPage.getByRole("button", { name: "Credit USD 1.00" }).click();
   const capturedCredit = await credit;
   await expect(adminPage.getByTestId("toast")).toContainText("E2E Ltd credited");
   await adminPage.reload();

@@ -12,12 +12,12 @@ export async function listAccounts(): Promise<AccountSummary[]> {
 }
 
 export async function listPendingSenders(): Promise<
-  { id: string; name: string; accountId: string; accountName: string; createdAt: Date }[]
+  { id: string; name: string; useCase: string; accountId: string; accountName: string; createdAt: Date }[]
 > {
   const senders = await db().senderId.findMany({
     where: { status: "pending" },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: { id: true, name: true, accountId: true, createdAt: true, account: { select: { name: true } } },
+    select: { id: true, name: true, useCase: true, accountId: true, createdAt: true, account: { select: { name: true } } },
   });
   return senders.map(({ account, ...sender }) => ({ ...sender, accountName: account.name }));
 }

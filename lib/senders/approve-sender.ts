@@ -11,7 +11,7 @@ export async function approveSender(input: { accountId: string; name: string; ac
   if (sender.status === "approved") return sender;
   const approved = await db().senderId.update({
     where: { id: sender.id },
-    data: { status: "approved", approvedAt: new Date() },
+    data: { status: "approved", approvedAt: new Date(), reviewedAt: new Date(), rejectedReason: null },
   });
   await recordAuditEvent({
     accountId: input.accountId,

@@ -5,7 +5,14 @@ import { hashPassword } from "@/lib/auth/password";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { isPlatformRole, roleSchema, type Role } from "./roles";
 
-export const emailSchema = z.string().trim().toLowerCase().pipe(z.email("must be an email address"));
+/** RFC 5321 caps a forward path at 256 octets, 254 of them the address itself. */
+export const MAX_EMAIL_LENGTH = 254;
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
+  .pipe(z.email("must be an email address"));
 export const passwordSchema = z.string().min(10, "must be at least 10 characters").max(200, "must be at most 200 characters");
 
 export async function createUser(input: {

@@ -3,8 +3,10 @@
 import { z } from "zod";
 import { defineAction, userActor } from "@/lib/dashboard/define-action";
 import { approveSender } from "@/lib/senders/approve-sender";
+import { rejectSender } from "@/lib/senders/reject-sender";
 import { creditBalance } from "@/lib/ledger/credit-balance";
-import { parseAmount } from "@/lib/money";
+import { reverseCredit } from "@/lib/ledger/reverse-credit";
+import { creditBalanceSchema, reverseCreditSchema } from "./credit-schema";
 
 export const approveSenderAction = defineAction(
   "senders.approve",
@@ -15,26 +17,32 @@ export const approveSenderAction = defineAction(
   },
 );
 
-const creditBalanceSchema = z.object({
-  accountId: z.uuid(),
-  amount: z.string().transform((text, ctx) => {
-    try {
-      const amount = parseAmount(text);
-      if (amount > 0n) return amount;
-    } catch {
-      // reported below
-    }
-    ctx.addIssue({ code: "custom", message: "must be a positive amount with at most four decimals, e.g. 25.50" });
-    return z.NEVER;
-  }),
-  reason: z.string().trim().min(3, "say why, in a few words").max(200, "must be at most 200 characters"),
-});
+/** Turns a request down; the reason is shown to the account on its Sender IDs page. */
+export const rejectSenderAction = defineAction(
+  "senders.approve",
+  z.object({ accountId: z.uuid(), name: z.string().trim().min(1, "cannot be blank"), reason: z.string() }),
+  async (input, user) => {
+    const sender = await rejectSender({ accountId: input.accountId, name: input.name, reason: input.reason, actor: userActor(user) });
+    return { name: sender.name };
+  },
+);
 
 export const creditBalanceAction = defineAction("balance.credit", creditBalanceSchema, async (input, user) => {
   const { balance } = await creditBalance({
     accountId: input.accountId,
     amount: input.amount,
     reason: input.reason,
+    actor: userActor(user),
+  });
+  return { balance: balance.toString() };
+});
+
+/** Undoes a credit with a correcting ledger entry; the credit itself stays as it was written. */
+export const reverseCreditAction = defineAction("balance.credit", reverseCreditSchema, async (input, user) => {
+  const { balance } = await reverseCredit({
+    accountId: input.accountId,
+    creditId: input.creditId,
+    note: input.note,
     actor: userActor(user),
   });
   return { balance: balance.toString() };

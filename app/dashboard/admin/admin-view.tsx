@@ -9,17 +9,37 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { useToast } from "@/components/ui/toaster";
+import { Badge } from "@/components/ui/badge";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import type { FieldError } from "@/lib/errors";
-import { approveSenderAction, creditBalanceAction } from "./actions";
+import { MAX_BALANCE, formatMoney } from "@/lib/money";
+import { approveSenderAction, creditBalanceAction, rejectSenderAction, reverseCreditAction } from "./actions";
+import { creditBalanceSchema, fieldErrorsOf } from "./credit-schema";
 
 type AccountRow = { id: string; name: string; currency: string; balance: string; members: number; createdAt: string };
-type PendingSender = { id: string; name: string; accountId: string; accountName: string; createdAt: string };
+export type CreditRowView = {
+  id: number;
+  accountId: string;
+  accountName: string;
+  currency: string;
+  amount: string;
+  reason: string;
+  actor: string;
+  createdAt: string;
+  reversed: boolean;
+};
+type PendingSender = { id: string; name: string; useCase: string; accountId: string; accountName: string; createdAt: string };
 
 const senderColumns: Column<PendingSender>[] = [
-  { key: "name", header: "Sender id", className: "font-medium text-slate-900", cell: (sender) => sender.name },
-  { key: "account", header: "Account", cell: (sender) => sender.accountName },
+  { key: "name", header: "Sender id", className: "font-medium text-slate-900 break-all", cell: (sender) => sender.name },
+  { key: "account", header: "Account", className: "break-words", cell: (sender) => sender.accountName },
+  {
+    key: "useCase",
+    header: "Use",
+    className: "text-slate-600 break-words",
+    cell: (sender) => sender.useCase || <span className="text-slate-400">Not stated</span>,
+  },
   { key: "requested", header: "Requested", nowrap: true, cell: (sender) => <Time value={sender.createdAt} /> },
 ];
 
@@ -49,12 +69,79 @@ const accountColumns: Column<AccountRow>[] = [
   },
 ];
 
-export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pending: PendingSender[] }) {
+const creditColumns: Column<CreditRowView>[] = [
+  { key: "account", header: "Account", className: "font-medium text-slate-900 break-words", cell: (credit) => credit.accountName },
+  {
+    key: "amount",
+    header: "Amount",
+    numeric: true,
+    cell: (credit) => <Money value={credit.amount} currency={credit.currency} />,
+  },
+  { key: "reason", header: "Note", className: "break-words", cell: (credit) => credit.reason },
+  { key: "by", header: "By", className: "break-all", cell: (credit) => credit.actor },
+  { key: "when", header: "When", nowrap: true, cell: (credit) => <Time value={credit.createdAt} /> },
+];
+
+type CreditDraft = { amount: string; reason: string };
+
+export function AdminView({ accounts, pending, credits }: { accounts: AccountRow[]; pending: PendingSender[]; credits: CreditRowView[] }) {
   const router = useRouter();
   const notify = useToast();
   const [busy, startTransition] = useTransition();
   const [crediting, setCrediting] = useState<AccountRow | null>(null);
   const [fields, setFields] = useState<FieldError[] | undefined>();
+  const [draft, setDraft] = useState<CreditDraft>({ amount: "", reason: "" });
+  /** The parsed amount once the form passed its checks: the dialog then asks to confirm it. */
+  const [confirming, setConfirming] = useState<bigint | null>(null);
+  const [reversing, setReversing] = useState<CreditRowView | null>(null);
+  const [reverseNote, setReverseNote] = useState("");
+  const [rejecting, setRejecting] = useState<PendingSender | null>(null);
+  const [rejectReason, setRejectReason] = useState("");
+
+  function reject(sender: PendingSender) {
+    startTransition(async () => {
+      const result = await rejectSenderAction({ accountId: sender.accountId, name: sender.name, reason: rejectReason });
+      setFields(result.ok ? undefined : result.fields);
+      if (!result.ok) {
+        if (!result.fields) notify("error", result.error);
+        return;
+      }
+      setRejecting(null);
+      notify("success", `Sender id ${sender.name} rejected for ${sender.accountName}`);
+      router.refresh();
+    });
+  }
+
+  function openCredit(account: AccountRow) {
+    setFields(undefined);
+    setDraft({ amount: "", reason: "" });
+    setConfirming(null);
+    setCrediting(account);
+  }
+
+  function review(account: AccountRow) {
+    const parsed = creditBalanceSchema.safeParse({ accountId: account.id, ...draft });
+    if (!parsed.success) {
+      setFields(fieldErrorsOf(parsed.error));
+      return;
+    }
+    setFields(undefined);
+    setConfirming(parsed.data.amount);
+  }
+
+  function reverse(credit: CreditRowView) {
+    startTransition(async () => {
+      const result = await reverseCreditAction({ accountId: credit.accountId, creditId: credit.id, note: reverseNote });
+      setFields(result.ok ? undefined : result.fields);
+      if (!result.ok) {
+        if (!result.fields) notify("error", result.error);
+        return;
+      }
+      setReversing(null);
+      notify("success", `Credit of ${formatMoney(BigInt(credit.amount), credit.currency)} to ${credit.accountName} reversed`);
+      router.refresh();
+    });
+  }
 
   function approve(sender: PendingSender) {
     startTransition(async () => {
@@ -64,15 +151,12 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
     });
   }
 
-  function credit(account: AccountRow, form: FormData) {
+  function credit(account: AccountRow) {
     startTransition(async () => {
-      const result = await creditBalanceAction({
-        accountId: account.id,
-        amount: String(form.get("amount") ?? ""),
-        reason: String(form.get("reason") ?? ""),
-      });
+      const result = await creditBalanceAction({ accountId: account.id, amount: draft.amount, reason: draft.reason });
       setFields(result.ok ? undefined : result.fields);
       if (!result.ok) {
+        setConfirming(null);
         if (!result.fields) notify("error", result.error);
         return;
       }
@@ -85,21 +169,39 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
   return (
     <div className="space-y-6">
       <Card>
-        <CardHeader title="Sender ids awaiting approval" description="Check that the account may use the name before approving it." />
+        <CardHeader
+          title="Sender ids awaiting review"
+          description="Check that the account may use the name for what it says before approving it; a rejection's reason is shown to the account."
+        />
         <DataTable
           columns={senderColumns}
           rows={pending}
           rowKey={(sender) => sender.id}
           rowAttributes={() => ({ "data-testid": "pending-sender-row" })}
           actions={(sender) => (
-            <Button
-              size="sm"
-              disabled={busy}
-              onClick={() => approve(sender)}
-              aria-label={`Approve ${sender.name} for ${sender.accountName}`}
-            >
-              Approve
-            </Button>
+            <div className="flex gap-2">
+              <Button
+                size="sm"
+                disabled={busy}
+                onClick={() => approve(sender)}
+                aria-label={`Approve ${sender.name} for ${sender.accountName}`}
+              >
+                Approve
+              </Button>
+              <Button
+                size="sm"
+                variant="secondary"
+                disabled={busy}
+                onClick={() => {
+                  setFields(undefined);
+                  setRejectReason("");
+                  setRejecting(sender);
+                }}
+                aria-label={`Reject ${sender.name} for ${sender.accountName}`}
+              >
+                Reject
+              </Button>
+            </div>
           )}
           empty={<EmptyState icon="tag" title="Nothing to review" description="Sender id requests from account owners appear here." />}
         />
@@ -113,21 +215,45 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
           rowKey={(account) => account.id}
           rowAttributes={(account) => ({ "data-testid": "account-row", "data-account-name": account.name })}
           actions={(account) => (
-            <Button
-              size="sm"
-              variant="secondary"
-              onClick={() => {
-                setFields(undefined);
-                setCrediting(account);
-              }}
-              aria-label={`Credit ${account.name}`}
-            >
+            <Button size="sm" variant="secondary" onClick={() => openCredit(account)} aria-label={`Credit ${account.name}`}>
               Credit
             </Button>
           )}
           empty={
             <EmptyState icon="building" title="No accounts yet" description="Create one with the CLI: npm run cli -- accounts:create." />
           }
+        />
+      </Card>
+
+      <Card>
+        <CardHeader
+          title="Recent credits"
+          description="A credit is never edited: reversing one writes a correcting ledger entry of the opposite amount, with your note."
+        />
+        <DataTable
+          columns={creditColumns}
+          rows={credits}
+          rowKey={(credit) => String(credit.id)}
+          rowAttributes={(credit) => ({ "data-testid": "credit-row", "data-account-name": credit.accountName })}
+          actions={(credit) =>
+            credit.reversed ? (
+              <Badge tone="gray">Reversed</Badge>
+            ) : (
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() => {
+                  setFields(undefined);
+                  setReverseNote("");
+                  setReversing(credit);
+                }}
+                aria-label={`Reverse the credit of ${formatMoney(BigInt(credit.amount), credit.currency)} to ${credit.accountName}`}
+              >
+                Reverse
+              </Button>
+            )
+          }
+          empty={<EmptyState icon="wallet" title="No credits yet" description="Credits made here or with the CLI appear here." />}
         />
       </Card>
 
@@ -138,12 +264,12 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
         description="Adds to the available balance at once, as a ledger credit."
         testId="credit-dialog"
       >
-        {crediting && (
-          <form onSubmit={submitHandler((form) => credit(crediting, form))} className="space-y-4">
+        {crediting && confirming === null && (
+          <form onSubmit={submitHandler(() => review(crediting))} className="space-y-4">
             <Field
               id="credit-amount"
               label={`Amount (${crediting.currency})`}
-              hint="Up to four decimals, e.g. 25.50"
+              hint={`Up to four decimals, e.g. 25.50; at most ${formatMoney(MAX_BALANCE, crediting.currency)}.`}
               error={errorFor(fields, "amount")}
             >
               <Input
@@ -152,6 +278,8 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
                 inputMode="decimal"
                 required
                 autoFocus
+                value={draft.amount}
+                onChange={(event) => setDraft({ ...draft, amount: event.target.value })}
                 invalid={!!errorFor(fields, "amount")}
                 placeholder="25.00"
               />
@@ -159,17 +287,116 @@ export function AdminView({ accounts, pending }: { accounts: AccountRow[]; pendi
             <Field
               id="credit-reason"
               label="Reason"
-              hint="Shown in the account's ledger, e.g. “Invoice 2024-031 paid”."
+              hint="Required. Shown in the account's ledger, e.g. “Invoice 2024-031 paid”."
               error={errorFor(fields, "reason")}
             >
-              <Input id="credit-reason" name="reason" required maxLength={200} invalid={!!errorFor(fields, "reason")} />
+              <Input
+                id="credit-reason"
+                name="reason"
+                required
+                maxLength={200}
+                value={draft.reason}
+                onChange={(event) => setDraft({ ...draft, reason: event.target.value })}
+                invalid={!!errorFor(fields, "reason")}
+              />
             </Field>
             <div className="flex justify-end gap-2">
               <Button variant="secondary" onClick={() => setCrediting(null)}>
                 Cancel
               </Button>
-              <Button type="submit" disabled={busy}>
-                {busy ? "Crediting…" : "Credit balance"}
+              <Button type="submit">Review credit</Button>
+            </div>
+          </form>
+        )}
+        {crediting && confirming !== null && (
+          <div className="space-y-4" data-testid="credit-confirmation">
+            <p className="text-sm break-words text-slate-700">
+              Credit{" "}
+              <strong className="text-slate-900" data-testid="credit-confirm-amount">
+                {formatMoney(confirming, crediting.currency, { exact: true })}
+              </strong>{" "}
+              to <strong className="text-slate-900">{crediting.name}</strong>? The available balance goes from{" "}
+              <Money value={crediting.balance} currency={crediting.currency} /> to{" "}
+              <Money value={BigInt(crediting.balance) + confirming} currency={crediting.currency} testId="credit-confirm-after" />.
+            </p>
+            <p className="text-sm break-words text-slate-500">Reason: {draft.reason.trim()}</p>
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button variant="secondary" onClick={() => setConfirming(null)}>
+                Back
+              </Button>
+              <Button autoFocus disabled={busy} onClick={() => credit(crediting)}>
+                {busy ? "Crediting…" : `Credit ${formatMoney(confirming, crediting.currency)}`}
+              </Button>
+            </div>
+          </div>
+        )}
+      </Dialog>
+
+      <Dialog
+        open={rejecting !== null}
+        onRequestClose={() => setRejecting(null)}
+        title={`Reject ${rejecting?.name ?? ""}`}
+        description="The account sees this reason on its Sender IDs page and may request the name again."
+        testId="reject-sender-dialog"
+      >
+        {rejecting && (
+          <form onSubmit={submitHandler(() => reject(rejecting))} className="space-y-4">
+            <Field id="reject-reason" label="Reason" error={errorFor(fields, "reason")}>
+              <Input
+                id="reject-reason"
+                required
+                autoFocus
+                maxLength={300}
+                value={rejectReason}
+                onChange={(event) => setRejectReason(event.target.value)}
+                invalid={!!errorFor(fields, "reason")}
+              />
+            </Field>
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button variant="secondary" onClick={() => setRejecting(null)}>
+                Cancel
+              </Button>
+              <Button type="submit" variant="danger" disabled={busy}>
+                Reject {rejecting.name}
+              </Button>
+            </div>
+          </form>
+        )}
+      </Dialog>
+
+      <Dialog
+        open={reversing !== null}
+        onRequestClose={() => setReversing(null)}
+        title="Reverse a credit"
+        description="Writes a ledger entry of the opposite amount; the credit stays in the ledger as it was."
+        testId="reverse-credit-dialog"
+      >
+        {reversing && (
+          <form onSubmit={submitHandler(() => reverse(reversing))} className="space-y-4">
+            <p className="text-sm break-words text-slate-700">
+              Take back{" "}
+              <strong className="text-slate-900" data-testid="reverse-amount">
+                {formatMoney(BigInt(reversing.amount), reversing.currency, { exact: true })}
+              </strong>{" "}
+              credited to <strong className="text-slate-900">{reversing.accountName}</strong> (“{reversing.reason}”)?
+            </p>
+            <Field id="reverse-note" label="Why" hint="Required; shown in the account's ledger." error={errorFor(fields, "note")}>
+              <Input
+                id="reverse-note"
+                required
+                autoFocus
+                maxLength={200}
+                value={reverseNote}
+                onChange={(event) => setReverseNote(event.target.value)}
+                invalid={!!errorFor(fields, "note")}
+              />
+            </Field>
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button variant="secondary" onClick={() => setReversing(null)}>
+                Cancel
+              </Button>
+              <Button type="submit" variant="danger" disabled={busy}>
+                {busy ? "Reversing…" : `Reverse ${formatMoney(BigInt(reversing.amount), reversing.currency)}`}
               </Button>
             </div>
           </form>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { requirePagePermission } from "@/lib/auth/require-permission";
 import { listAccounts, listPendingSenders } from "@/lib/dashboard/list-accounts";
+import { listRecentCredits } from "@/lib/ledger/list-credits";
 import { PageHeader } from "@/components/ui/page-header";
 import { AdminView } from "./admin-view";
 
@@ -8,12 +9,12 @@ export const metadata: Metadata = { title: "Accounts" };
 
 export default async function AdminPage() {
   await requirePagePermission("platform.accounts");
-  const [accounts, pending] = await Promise.all([listAccounts(), listPendingSenders()]);
+  const [accounts, pending, credits] = await Promise.all([listAccounts(), listPendingSenders(), listRecentCredits()]);
   return (
     <>
       <PageHeader
         title="Accounts"
-        description="Approve sender id requests and credit prepaid balances. Every credit is a ledger entry with your name and reason on it."
+        description="Review sender id requests and credit prepaid balances. Every credit and every reversal is a ledger entry with your name and reason on it."
       />
       <AdminView
         accounts={accounts.map((account) => ({
@@ -25,6 +26,7 @@ export default async function AdminPage() {
           createdAt: account.createdAt.toISOString(),
         }))}
         pending={pending.map((sender) => ({ ...sender, createdAt: sender.createdAt.toISOString() }))}
+        credits={credits.map((credit) => ({ ...credit, amount: credit.amount.toString(), createdAt: credit.createdAt.toISOString() }))}
       />
     </>
   );

@@ -6,7 +6,8 @@ import { listLedger, parseLedgerFilters } from "@/lib/dashboard/list-ledger";
 import { paramsOf } from "@/lib/dashboard/filters";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardHeader } from "@/components/ui/card";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
+import { LEDGER_KINDS, ledgerKindLabel } from "@/lib/messages/vocabulary";
 import { Field, Input, Select } from "@/components/ui/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -17,14 +18,17 @@ import { Time } from "@/components/time";
 
 export const metadata: Metadata = { title: "Balance" };
 
-const kindTone: Record<string, BadgeTone> = { credit: "green", hold: "gray", release: "blue", adjustment: "amber" };
-
 type LedgerRow = Awaited<ReturnType<typeof listLedger>>["rows"][number];
 
 function ledgerColumns(currency: string): Column<LedgerRow>[] {
   return [
     { key: "date", header: "Date", nowrap: true, cell: (row) => <Time value={row.createdAt.toISOString()} /> },
-    { key: "kind", header: "Kind", nowrap: true, cell: (row) => <Badge tone={kindTone[row.kind] ?? "gray"}>{row.kind}</Badge> },
+    {
+      key: "kind",
+      header: "Kind",
+      nowrap: true,
+      cell: (row) => <Badge tone={ledgerKindLabel(row.kind).tone}>{ledgerKindLabel(row.kind).label}</Badge>,
+    },
     {
       key: "description",
       header: "Description",
@@ -81,10 +85,11 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
           <Field id="ledger-kind" label="Kind">
             <Select id="ledger-kind" name="kind" defaultValue={filters.kind ?? ""}>
               <option value="">All kinds</option>
-              <option value="credit">Credit</option>
-              <option value="hold">Hold</option>
-              <option value="release">Release</option>
-              <option value="adjustment">Adjustment</option>
+              {LEDGER_KINDS.map((kind) => (
+                <option key={kind.value} value={kind.value}>
+                  {kind.label}
+                </option>
+              ))}
             </Select>
           </Field>
           <Field id="ledger-from" label="From">

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -11,6 +12,8 @@ import { operators } from "@/lib/carriers/operators";
 import { Money } from "@/components/money";
 import { checkRecipients, extractCandidates, type CheckedRecipients } from "@/lib/dashboard/check-recipient-list";
 import { priceSend } from "@/lib/dashboard/price-send";
+import { MAX_SEGMENTS } from "@/lib/messages/segments";
+import { carrierName } from "@/lib/messages/vocabulary";
 import type { DashboardErrorBody } from "@/lib/dashboard/dashboard-route";
 import { sendErrorText, type RecipientsProps } from "./compose-shared";
 
@@ -18,6 +21,42 @@ type Progress = { label: string; done: number; total: number };
 type BulkResult = { bulkSendId: string; total: number; charge: string; currency: string };
 
 const LISTED_PROBLEMS = 100;
+
+/** What the number check refused, kept after the send so it can be fixed and downloaded. */
+type InvalidReport = CheckedRecipients["invalid"];
+
+/**
+ * Whether a chosen file can be a list of numbers: a .csv or .txt name or a text type, and no NUL
+ * byte in its first kilobytes (images, spreadsheets and archives all have them).
+ */
+async function looksLikeCsv(file: File): Promise<boolean> {
+  if (!/\.(csv|txt)$/i.test(file.name) && !file.type.startsWith("text/")) return false;
+  const head = new Uint8Array(await file.slice(0, 4096).arrayBuffer());
+  return !head.includes(0);
+}
+
+/** A spreadsheet cell that cannot start a formula when the CSV is opened in a spreadsheet. */
+function csvCell(value: string): string {
+  const safe = /^[=@\t\r]|^[+-][^0-9\s]/.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+function invalidRowsCsv(rows: InvalidReport): string {
+  return (
+    ["line,value,reason", ...rows.map((row) => [String(row.line), row.value, row.reason].map(csvCell).join(","))].join("\r\n") + "\r\n"
+  );
+}
+
+function downloadCsv(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}
 
 /** POSTs the send with XMLHttpRequest, whose upload events drive the progress bar (fetch has none). */
 function postBulk(
@@ -63,8 +102,9 @@ function ProgressBar({ progress }: { progress: Progress }) {
   );
 }
 
-export function BulkRecipients({ from, body, segments, rates, currency, available, fields, onFields }: RecipientsProps) {
+export function BulkRecipients({ from, body, segments, rates, currency, available, fields, onFields, onSent }: RecipientsProps) {
   const notify = useToast();
+  const router = useRouter();
   const fileInput = useRef<HTMLInputElement>(null);
   const [text, setText] = useState("");
   const [csv, setCsv] = useState<{ name: string; text: string } | null>(null);
@@ -73,6 +113,8 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
   const [progress, setProgress] = useState<Progress | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [result, setResult] = useState<BulkResult | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [report, setReport] = useState<InvalidReport>([]);
 
   const price = checked ? priceSend(segments, rates, checked.perOperator) : null;
   const overBalance = price !== null && price.total > BigInt(available);
@@ -84,6 +126,7 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
     setProgress({ label: `Checking ${candidates.length} numbers`, done: 0, total: candidates.length });
     const outcome = await checkRecipients(candidates, (done, total) => setProgress({ label: `Checking ${total} numbers`, done, total }));
     setChecked(outcome);
+    setReport(outcome.invalid);
     setProgress(null);
   }
 
@@ -110,7 +153,14 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
       }
       const accepted = response.body as BulkResult;
       setResult(accepted);
+      // The form empties so that a second click cannot send the same list again; the invalid rows stay.
       setChecked(null);
+      setText("");
+      setCsv(null);
+      setWebhookUrl("");
+      if (fileInput.current) fileInput.current.value = "";
+      onSent();
+      router.refresh();
       notify("success", `${accepted.total} messages accepted`);
     } catch (error) {
       setRefusal((error as Error).message);
@@ -121,6 +171,14 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
 
   async function pickFile(file: File | undefined) {
     setChecked(null);
+    setReport([]);
+    setFileError(null);
+    if (file && !(await looksLikeCsv(file))) {
+      setCsv(null);
+      setFileError(`${file.name} is not a CSV file. Choose a .csv or .txt file with the numbers in its first column.`);
+      if (fileInput.current) fileInput.current.value = "";
+      return;
+    }
     setCsv(file ? { name: file.name, text: await file.text() } : null);
   }
 
@@ -141,6 +199,7 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
               onChange={(event) => {
                 setText(event.target.value);
                 setChecked(null);
+                setReport([]);
               }}
               placeholder={"+263771234567\n0712345678"}
               className="font-mono text-xs"
@@ -163,6 +222,11 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
                 onChange={(event) => pickFile(event.target.files?.[0])}
               />
             </label>
+            {fileError && (
+              <p className="mt-1 text-xs text-red-600" data-testid="bulk-csv-error" role="status">
+                {fileError}
+              </p>
+            )}
             {csv && (
               <button
                 type="button"
@@ -194,6 +258,18 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
         </Field>
         {progress && <ProgressBar progress={progress} />}
         {checked && price && <CheckSummary checked={checked} price={price} segments={segments} currency={currency} available={available} />}
+        {report.length > 0 && (
+          <div className="space-y-2">
+            <ProblemList
+              title="Invalid numbers (not sent)"
+              rows={report.map((entry) => ({ line: entry.line, value: entry.value, note: entry.reason }))}
+              testId="invalid-row"
+            />
+            <Button variant="secondary" onClick={() => downloadCsv("invalid-numbers.csv", invalidRowsCsv(report))}>
+              Download invalid rows (CSV)
+            </Button>
+          </div>
+        )}
         {refusal && (
           <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="send-error">
             {refusal}
@@ -217,7 +293,10 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
           <Button variant="secondary" onClick={check} disabled={progress !== null || (!text.trim() && !csv)}>
             Check numbers
           </Button>
-          <Button onClick={send} disabled={progress !== null || !checked || checked.valid.length === 0 || !body.trim() || overBalance}>
+          <Button
+            onClick={send}
+            disabled={progress !== null || !checked || checked.valid.length === 0 || !body.trim() || overBalance || segments > MAX_SEGMENTS}
+          >
             {checked ? `Send to ${checked.valid.length} recipients` : "Send"}
           </Button>
         </div>
@@ -257,13 +336,6 @@ function CheckSummary({
           testId="bulk-duplicate-count"
         />
       </div>
-      {checked.invalid.length > 0 && (
-        <ProblemList
-          title="Invalid numbers (not sent)"
-          rows={checked.invalid.map((entry) => ({ line: entry.line, value: entry.value, note: entry.reason }))}
-          testId="invalid-row"
-        />
-      )}
       {checked.duplicates.length > 0 && (
         <ProblemList
           title="Duplicates (sent once)"
@@ -288,7 +360,7 @@ function CheckSummary({
           <tbody>
             {operators.map((operator) => (
               <tr key={operator} data-testid="carrier-summary-row">
-                <Td className="capitalize">{operator}</Td>
+                <Td>{carrierName(operator)}</Td>
                 <Td className="text-right tabular-nums">{checked.perOperator[operator]}</Td>
                 <Td className="text-right tabular-nums">{checked.perOperator[operator] * segments}</Td>
                 <Td className="text-right">

@@ -10,6 +10,10 @@ export type RecipientsProps = {
   available: string;
   fields: FieldError[] | undefined;
   onFields: (fields: FieldError[] | undefined) => void;
+  /** Drops the server's error on one field when the user edits it. */
+  onClearField: (name: string) => void;
+  /** Called after a send is accepted, to empty the message. */
+  onSent: () => void;
 };
 
 /** The refusal of a send as the user should read it. */

@@ -11,7 +11,8 @@ import { useToast } from "@/components/ui/toaster";
 import { MessageCounter } from "@/components/message-counter";
 import { Money } from "@/components/money";
 import { parseMsisdn } from "@/lib/messages/msisdn";
-import { segmentMessage } from "@/lib/messages/segments";
+import { carrierName } from "@/lib/messages/vocabulary";
+import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
 import type { RateTable } from "@/lib/dashboard/price-send";
 import type { FieldError } from "@/lib/errors";
 import { sendSmsAction } from "./actions";
@@ -28,6 +29,8 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
   const [body, setBody] = useState("");
   const [fields, setFields] = useState<FieldError[] | undefined>();
   const segments = body ? segmentMessage(body).segments : 0;
+  /** A field's server error no longer applies once the field is edited. */
+  const clearField = (name: string) => setFields((current) => current?.filter((field) => field.field !== name));
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
       <div className="space-y-6">
@@ -65,7 +68,10 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
                 id="compose-message"
                 rows={5}
                 value={body}
-                onChange={(event) => setBody(event.target.value)}
+                onChange={(event) => {
+                  setBody(event.target.value);
+                  clearField("message");
+                }}
                 placeholder="Your order has shipped…"
                 invalid={!!errorFor(fields, "message")}
               />
@@ -82,6 +88,8 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
             available={available}
             fields={fields}
             onFields={setFields}
+            onClearField={clearField}
+            onSent={() => setBody("")}
           />
         ) : (
           <BulkRecipients
@@ -93,6 +101,8 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
             available={available}
             fields={fields}
             onFields={setFields}
+            onClearField={clearField}
+            onSent={() => setBody("")}
           />
         )}
       </div>
@@ -109,7 +119,7 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
   );
 }
 
-function SingleRecipient({ from, body, segments, rates, currency, available, fields, onFields }: RecipientsProps) {
+function SingleRecipient({ from, body, segments, rates, currency, available, fields, onFields, onClearField }: RecipientsProps) {
   const router = useRouter();
   const notify = useToast();
   const [pending, startTransition] = useTransition();
@@ -147,17 +157,16 @@ function SingleRecipient({ from, body, segments, rates, currency, available, fie
               <Input
                 id="compose-to"
                 value={to}
-                onChange={(event) => setTo(event.target.value)}
+                onChange={(event) => {
+                  setTo(event.target.value);
+                  onClearField("to");
+                }}
                 inputMode="tel"
                 autoComplete="off"
                 placeholder="+263 77 123 4567"
                 invalid={!!errorFor(fields, "to") || (parsed !== null && !parsed.ok)}
               />
-              {parsed?.ok && (
-                <Badge tone="blue" className="capitalize">
-                  {parsed.recipient.operator}
-                </Badge>
-              )}
+              {parsed?.ok && <Badge tone="blue">{carrierName(parsed.recipient.operator)}</Badge>}
             </div>
           </Field>
           {refusal && (
@@ -176,7 +185,7 @@ function SingleRecipient({ from, body, segments, rates, currency, available, fie
                 "Enter a number and a message to see the cost."
               )}
             </p>
-            <Button type="submit" disabled={pending}>
+            <Button type="submit" disabled={pending || segments > MAX_SEGMENTS}>
               {pending ? "Sending…" : "Send message"}
             </Button>
           </div>

@@ -22,7 +22,8 @@ function columns(currentUserId: string): Column<MemberRow>[] {
     {
       key: "email",
       header: "Email",
-      className: "font-medium text-slate-900",
+      // Wide enough on a phone that an address breaks into a few readable lines, not one per syllable.
+      className: "min-w-44 font-medium text-slate-900",
       cell: (member) => (
         <>
           {member.email}

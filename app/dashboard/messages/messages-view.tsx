@@ -10,6 +10,7 @@ import { ButtonLink } from "@/components/ui/button";
 import { Badge } from "@/components/ui/badge";
 import { FilterForm, withParams } from "@/components/ui/filter-form";
 import { MessageStatus } from "@/components/status-badge";
+import { carrierName, MESSAGE_STATUS_FILTERS } from "@/lib/messages/vocabulary";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
@@ -76,7 +77,7 @@ const columns: Column<MessageRow>[] = [
       </>
     ),
   },
-  { key: "carrier", header: "Carrier", cell: (row) => <span className="capitalize">{row.operator}</span> },
+  { key: "carrier", header: "Carrier", cell: (row) => carrierName(row.operator) },
   { key: "charge", header: "Charge", numeric: true, cell: (row) => <MessageCharge row={row} /> },
   { key: "sent", header: "Sent", nowrap: true, cell: (row) => <Time value={row.createdAt} /> },
 ];
@@ -118,10 +119,11 @@ export function MessagesView({
         <Field id="filter-status" label="Status">
           <Select id="filter-status" name="status" defaultValue={filters.status ?? ""}>
             <option value="">Any</option>
-            <option value="enqueued">Queued</option>
-            <option value="processing">Sending</option>
-            <option value="success">Sent</option>
-            <option value="failed">Failed</option>
+            {MESSAGE_STATUS_FILTERS.map((status) => (
+              <option key={status.value} value={status.value}>
+                {status.label}
+              </option>
+            ))}
           </Select>
         </Field>
         <Field id="filter-delivered" label="Delivered">

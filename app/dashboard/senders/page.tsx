@@ -18,19 +18,36 @@ const statusLabel = { approved: "Approved", pending: "Pending review", rejected:
 type SenderRow = Awaited<ReturnType<typeof listSenders>>[number];
 
 const columns: Column<SenderRow>[] = [
-  { key: "name", header: "Sender id", className: "font-medium text-slate-900", cell: (sender) => sender.name },
+  { key: "name", header: "Sender id", className: "font-medium text-slate-900 break-all", cell: (sender) => sender.name },
   {
     key: "status",
     header: "Status",
-    nowrap: true,
     cell: (sender) => (
-      <Badge tone={statusTone[sender.status as keyof typeof statusTone] ?? "gray"}>
-        {statusLabel[sender.status as keyof typeof statusLabel] ?? sender.status}
-      </Badge>
+      <>
+        <Badge tone={statusTone[sender.status as keyof typeof statusTone] ?? "gray"}>
+          {statusLabel[sender.status as keyof typeof statusLabel] ?? sender.status}
+        </Badge>
+        {sender.status === "rejected" && sender.rejectedReason && (
+          <p className="mt-1 text-xs break-words text-red-700" data-testid="sender-rejection-reason">
+            {sender.rejectedReason}
+          </p>
+        )}
+      </>
     ),
   },
+  {
+    key: "useCase",
+    header: "Use",
+    className: "text-slate-600 break-words",
+    cell: (sender) => sender.useCase || <span className="text-slate-400">Not stated</span>,
+  },
   { key: "requested", header: "Requested", nowrap: true, cell: (sender) => <Time value={sender.createdAt.toISOString()} /> },
-  { key: "approved", header: "Approved", nowrap: true, cell: (sender) => <Time value={sender.approvedAt?.toISOString() ?? null} /> },
+  {
+    key: "reviewed",
+    header: "Reviewed",
+    nowrap: true,
+    cell: (sender) => <Time value={(sender.reviewedAt ?? sender.approvedAt)?.toISOString() ?? null} />,
+  },
 ];
 
 export default async function SendersPage() {
@@ -40,7 +57,7 @@ export default async function SendersPage() {
     <>
       <PageHeader
         title="Sender IDs"
-        description="The name recipients see as the sender. Messages can only be sent from an approved sender id; Tumira staff review each request."
+        description="The name recipients see as the sender. Messages can only be sent from an approved sender id; Tumira staff review each request, and a rejected one shows why (request it again to send it back for review)."
       />
       {can(user.role, "senders.request") && (
         <Card className="mb-6">

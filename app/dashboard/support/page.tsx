@@ -10,6 +10,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/field";
 import { FilterForm, withParams } from "@/components/ui/filter-form";
 import { MessageStatus } from "@/components/status-badge";
+import { carrierName } from "@/lib/messages/vocabulary";
 import { Time } from "@/components/time";
 
 export const metadata: Metadata = { title: "Message lookup" };
@@ -37,7 +38,7 @@ const columns: Column<LookupRow>[] = [
     nowrap: true,
     cell: (row) => <MessageStatus status={row.status} deliveredAt={row.deliveredAt?.toISOString() ?? null} />,
   },
-  { key: "carrier", header: "Carrier", cell: (row) => <span className="capitalize">{row.operator}</span> },
+  { key: "carrier", header: "Carrier", cell: (row) => carrierName(row.operator) },
   { key: "sent", header: "Sent", nowrap: true, cell: (row) => <Time value={row.createdAt.toISOString()} /> },
 ];
 

@@ -2,11 +2,13 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { MessageStatus } from "@/components/status-badge";
+import { CarrierReason } from "@/components/carrier-reason";
+import { carrierName, ledgerKindLabel, partStatusLabel, webhookStatusLabel } from "@/lib/messages/vocabulary";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import { cn } from "@/components/ui/cn";
@@ -29,8 +31,6 @@ const eventLabels: Record<string, { label: string; tone: string }> = {
   [RECEIPT_TIMEOUT_EVENT]: { label: "No receipt from the carrier in time; counted as sent", tone: "bg-slate-500" },
 };
 
-const webhookTone: Record<string, BadgeTone> = { pending: "gray", succeeded: "green", failed: "amber", abandoned: "red" };
-
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
     <div className="grid grid-cols-[9rem_minmax(0,1fr)] gap-3 py-2 text-sm sm:grid-cols-[11rem_minmax(0,1fr)]">
@@ -49,18 +49,22 @@ function Mono({ children }: { children: React.ReactNode }) {
 const partColumns: Column<MessageDetail["parts"][number]>[] = [
   { key: "part", header: "Part", numeric: true, cell: (part) => part.partNumber },
   { key: "carrierId", header: "Carrier message id", cell: (part) => <Mono>{part.carrierMessageId}</Mono> },
-  { key: "status", header: "Status", cell: (part) => part.status },
+  {
+    key: "status",
+    header: "Status",
+    cell: (part) => {
+      const { label, tone } = partStatusLabel(part.status);
+      return <Badge tone={tone}>{label}</Badge>;
+    },
+  },
   {
     key: "receipt",
     header: "Receipt",
     cell: (part) =>
       part.receiptStat ? (
         <>
-          <Mono>
-            {part.receiptStat}
-            {part.receiptError ? ` (err ${part.receiptError})` : ""}
-          </Mono>{" "}
-          · <Time value={part.receiptAt} seconds />
+          <CarrierReason text={`${part.receiptStat}${part.receiptError ? ` err ${part.receiptError}` : ""}`} /> ·{" "}
+          <Time value={part.receiptAt} seconds />
         </>
       ) : (
         <span className="text-slate-400">—</span>
@@ -115,12 +119,12 @@ export function MessageDetailView({
           {data.test && <Badge tone="violet">Test</Badge>}
           {awaiting && <span className="text-xs text-slate-400">Updating live…</span>}
         </div>
-        <p className="mt-1 font-mono text-xs text-slate-500" data-testid="message-id">
+        <p className="mt-1 font-mono text-xs break-all text-slate-500" data-testid="message-id">
           {sms.id}
         </p>
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="space-y-6">
           <Card>
             <CardHeader title="Message" />
@@ -128,7 +132,10 @@ export function MessageDetailView({
               {sms.message === null ? (
                 <p className="text-sm text-slate-500 italic">The body is the customer&apos;s content and is not shown to platform staff.</p>
               ) : (
-                <p className="rounded-lg bg-slate-50 p-4 text-sm whitespace-pre-wrap text-slate-900" data-testid="message-body">
+                <p
+                  className="rounded-lg bg-slate-50 p-4 text-sm wrap-anywhere whitespace-pre-wrap text-slate-900"
+                  data-testid="message-body"
+                >
                   {sms.message}
                 </p>
               )}
@@ -140,11 +147,9 @@ export function MessageDetailView({
                 )}
                 <Row label="To">{sms.to}</Row>
                 <Row label="Sender id">{sms.sender_id}</Row>
-                <Row label="Carrier">
-                  <span className="capitalize">{sms.operator}</span>
-                </Row>
+                <Row label="Carrier">{carrierName(sms.operator)}</Row>
                 <Row label="Operator response">
-                  <Mono>{sms.operator_response || "—"}</Mono>
+                  <CarrierReason text={sms.operator_response} testId="message-operator-response" />
                 </Row>
                 <Row label="Encoding">
                   {data.encoding === "gsm7" ? "GSM-7" : "UCS-2"} · {data.segments} segment{data.segments === 1 ? "" : "s"}
@@ -181,7 +186,7 @@ export function MessageDetailView({
                 )}
                 {data.lastError && (
                   <Row label="Last error">
-                    <span className="text-red-700">{data.lastError}</span>
+                    <CarrierReason text={data.lastError} testId="message-last-error" className="text-red-700" />
                   </Row>
                 )}
               </dl>
@@ -215,12 +220,12 @@ export function MessageDetailView({
                 {data.webhooks.map((delivery) => (
                   <li key={delivery.id} className="px-5 py-4" data-testid="webhook-delivery">
                     <div className="flex flex-wrap items-center justify-between gap-3">
-                      <div className="min-w-0">
-                        <p className="flex items-center gap-2 text-sm font-medium text-slate-900">
+                      <div className="min-w-0 flex-1">
+                        <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-slate-900">
                           <Mono>{delivery.eventType}</Mono>
-                          <Badge tone={webhookTone[delivery.status] ?? "gray"}>{delivery.status}</Badge>
+                          <Badge tone={webhookStatusLabel(delivery.status).tone}>{webhookStatusLabel(delivery.status).label}</Badge>
                         </p>
-                        {delivery.url && <p className="mt-0.5 truncate text-xs text-slate-500">{delivery.url}</p>}
+                        {delivery.url && <p className="mt-0.5 text-xs break-all text-slate-500">{delivery.url}</p>}
                       </div>
                       {canRedeliver && !platformView && <RedeliverButton deliveryId={delivery.id} />}
                     </div>
@@ -272,7 +277,15 @@ export function MessageDetailView({
                             <Money value={released.amount} currency={sms.charge_currency} exact /> back to the balance
                           </p>
                         )}
-                        {event.detail && <p className="text-xs wrap-anywhere text-slate-500">{event.detail}</p>}
+                        {event.detail && (
+                          <p className="text-xs wrap-anywhere text-slate-500">
+                            {event.kind === "failed" || event.kind === "retry" ? (
+                              <CarrierReason text={event.detail} />
+                            ) : (
+                              event.detail.replace(/\b(econet|netone|telecel)\b/g, (operator) => carrierName(operator))
+                            )}
+                          </p>
+                        )}
                         <p className="text-xs text-slate-400">
                           <Time value={event.createdAt} seconds />
                         </p>
@@ -295,7 +308,7 @@ export function MessageDetailView({
                 {data.ledger.map((entry) => (
                   <li key={entry.id} className="flex items-center justify-between gap-3 px-5 py-3 text-sm">
                     <div>
-                      <p className="font-medium text-slate-900 capitalize">{entry.kind}</p>
+                      <p className="font-medium text-slate-900">{ledgerKindLabel(entry.kind).label}</p>
                       <p className="text-xs text-slate-400">
                         <Time value={entry.createdAt} seconds />
                       </p>

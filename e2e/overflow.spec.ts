@@ -1,0 +1,123 @@
+import { expect, test, type Page } from "@playwright/test";
+import { cli } from "./global-setup";
+import { closeKeyDialog, createKeyInDashboard, fixtures, signIn, snap } from "./fixtures";
+
+// Every page, filled with the longest data people type, at a phone's and a wide laptop's width:
+// nothing may scroll sideways, and each page is kept as a screenshot under test-results/screenshots.
+const WIDTHS = [
+  { width: 390, height: 844 },
+  { width: 1440, height: 900 },
+];
+const LONG_KEY = "Nightly reconciliation worker for the Harare and Bulawayo warehouses, production";
+const LONG_EMAIL = "operations.team.leads.for.harare.region@example.tz"; // 50 characters
+const LONG_ACCOUNT = "Mutare Agricultural Cooperative Society and Associated Transport Enterprises (Private) Limited";
+const LONG_WEBHOOK = `https://hooks.example.test/${"tumira-delivery-receipts-".repeat(8)}end`;
+
+async function overflowAt(page: Page, path: string, name: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    await snap(page, `overflow-${name}-${size.width}`);
+    if (scrollWidth > innerWidth) problems.push(`${path} at ${size.width} px is ${scrollWidth} px wide`);
+  }
+  return problems;
+}
+
+test("no page scrolls sideways at 390 px or 1440 px with long names, emails and ids", async ({ page, browser, request }) => {
+  test.setTimeout(240_000);
+  expect(LONG_EMAIL).toHaveLength(50);
+  const { owner, admin } = fixtures();
+  cli([
+    "accounts:create",
+    ...["--name", LONG_ACCOUNT, "--currency", "USD", "--balance", "123456789.1234", "--sender", "LONGNAMES"],
+    ...["--owner-email", `owner.of.the.longest.named.account@example.test`, "--owner-password", "a long enough password"],
+  ]);
+
+  await signIn(page, owner);
+  const token = await createKeyInDashboard(page, LONG_KEY);
+  await closeKeyDialog(page);
+  await page
+    .locator(`[data-testid="key-row"][data-key-name="${LONG_KEY}"]`)
+    .getByRole("button", { name: `Roll ${LONG_KEY}` })
+    .click();
+  await page.getByTestId("roll-dialog").getByLabel("Grace period for the old key").selectOption("7d");
+  await page.getByTestId("roll-dialog").getByRole("button", { name: "Roll key" }).click();
+  await closeKeyDialog(page);
+
+  await page.goto("/dashboard/members");
+  await page.getByRole("button", { name: "Add member" }).click();
+  await page.getByTestId("add-member-dialog").getByLabel("Email").fill(LONG_EMAIL);
+  await page.getByTestId("add-member-dialog").getByRole("button", { name: "Add member" }).click();
+  const added = page.getByTestId("member-added-dialog");
+  await expect(added).toBeVisible();
+  await page.setViewportSize(WIDTHS[0]);
+  const dialogBox = await added.boundingBox();
+  const passwordBox = await added.getByTestId("member-password").boundingBox();
+  expect(dialogBox && passwordBox && passwordBox.x + passwordBox.width <= dialogBox.x + dialogBox.width).toBe(true);
+  await snap(page, "overflow-member-password-390");
+  await added.getByRole("button", { name: "Done" }).click();
+
+  const sent = await request.post("/api/v1/sms", {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      to: "+263771230003",
+      message: `${"Supercalifragilisticexpialidocious".repeat(4)} ${"x".repeat(200)}`,
+      from: "E2E",
+      webhook_url: LONG_WEBHOOK,
+    },
+  });
+  // The rolled key still works during its grace period.
+  expect(sent.status()).toBe(202);
+  const messageId = ((await sent.json()) as { id: string }).id;
+
+  const problems: string[] = [];
+  const ownerPages: [string, string][] = [
+    ["/dashboard", "overview"],
+    ["/dashboard/compose", "compose"],
+    ["/dashboard/compose?mode=bulk", "compose-bulk"],
+    ["/dashboard/messages", "messages"],
+    [`/dashboard/messages/${messageId}`, "message-detail"],
+    ["/dashboard/billing", "balance"],
+    ["/dashboard/keys", "keys"],
+    ["/dashboard/webhooks", "webhooks"],
+    ["/dashboard/senders", "senders"],
+    ["/dashboard/members", "members"],
+    ["/dashboard/api-reference", "api-reference"],
+  ];
+  for (const [path, name] of ownerPages) problems.push(...(await overflowAt(page, path, name)));
+
+  // Row actions stay on screen: the rolled key's Roll and Revoke at both widths.
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.goto("/dashboard/keys");
+    for (const button of await page.getByRole("button", { name: /^(Roll|Revoke) / }).all()) {
+      const box = await button.boundingBox();
+      if (box && box.x + box.width > size.width)
+        problems.push(`a key's ${await button.textContent()} button is off screen at ${size.width} px`);
+    }
+  }
+
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  await signIn(adminPage, admin);
+  const adminPages: [string, string][] = [
+    ["/dashboard/admin", "admin"],
+    ["/dashboard/support", "support"],
+    [`/dashboard/support?q=${messageId.slice(0, 8)}`, "support-lookup"],
+    [`/dashboard/messages/${messageId}`, "message-detail-platform"],
+  ];
+  for (const [path, name] of adminPages) problems.push(...(await overflowAt(adminPage, path, name)));
+  await adminContext.close();
+
+  const signedOut = await browser.newContext();
+  problems.push(...(await overflowAt(await signedOut.newPage(), "/login", "login")));
+  await signedOut.close();
+
+  expect(problems).toEqual([]);
+});
