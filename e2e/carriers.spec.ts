@@ -26,6 +26,10 @@ test("an admin watches the carriers' binds and pauses and resumes a carrier with
   await expect(telecel.getByTestId("carrier-state")).toHaveAttribute("data-state", "paused");
   // The dispatcher follows within seconds and reports its bind paused.
   await expect(page.locator('[data-testid="bind-row"][data-carrier="telecel"]')).toHaveAttribute("data-state", "paused");
+  // Every staff page carries the alert while the pause lasts.
+  await page.goto("/dashboard/support");
+  await expect(page.getByTestId("carrier-alert")).toContainText("Telecel is paused: Telecel SMSC upgrade tonight");
+  await page.getByTestId("carrier-alert").getByRole("link", { name: "Carriers" }).click();
 
   await telecel.getByRole("button", { name: "Resume telecel" }).click();
   const resumeDialog = page.getByTestId("resume-dialog");
@@ -34,6 +38,7 @@ test("an admin watches the carriers' binds and pauses and resumes a carrier with
   await expect(page.getByTestId("toast").last()).toContainText("Telecel resumed");
   await expect(telecel.getByTestId("carrier-pause-reason")).toHaveCount(0);
   await expect(telecel.getByTestId("carrier-state")).toHaveAttribute("data-state", "bound");
+  await expect(page.getByTestId("carrier-alert")).toHaveCount(0);
 });
 
 test("support reads the Carriers page without pause or resume; an owner cannot see it", async ({ page, browser }) => {

@@ -3,6 +3,8 @@ import { getSessionUser, redirectToSignIn } from "@/lib/auth/require-permission"
 import { can, type Permission } from "@/lib/auth/permissions";
 import { Sidebar, type NavItem, type NavSection } from "@/components/dashboard/sidebar";
 import { Providers } from "@/components/providers";
+import { CarrierAlertBanners } from "@/components/dashboard/carrier-alert-banners";
+import { listCarrierAlerts } from "@/lib/dashboard/carrier-alerts";
 
 export const dynamic = "force-dynamic";
 
@@ -30,6 +32,7 @@ const platformNav: (NavItem & { permission: Permission })[] = [
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const user = (await getSessionUser()) ?? (await redirectToSignIn());
+  const alerts = can(user.role, "carriers.view") ? await listCarrierAlerts() : null;
   const account = user.accountId ? await db().account.findUnique({ where: { id: user.accountId }, select: { name: true } }) : null;
   const allowed = (items: (NavItem & { permission: Permission })[]) =>
     items.filter((item) => can(user.role, item.permission)).map(({ href, label, icon }) => ({ href, label, icon }));
@@ -44,7 +47,10 @@ export default async function DashboardLayout({ children }: { children: React.Re
       <div className="min-h-screen lg:flex">
         <Sidebar sections={sections} user={{ email: user.email, role: user.role }} accountName={account?.name ?? "Tumira platform"} />
         <main className="min-w-0 flex-1">
-          <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-10 lg:py-10">{children}</div>
+          <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
+            {alerts && <CarrierAlertBanners initial={alerts} />}
+            {children}
+          </div>
         </main>
       </div>
     </Providers>

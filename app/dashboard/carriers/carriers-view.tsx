@@ -14,6 +14,7 @@ import { RelativeTime, Time } from "@/components/time";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
 import type { CarrierBindRow, CarrierRow } from "@/lib/dashboard/carrier-rows";
 import type { FieldError } from "@/lib/errors";
+import { carrierName } from "@/lib/messages/vocabulary";
 import { pauseCarrierAction, resumeCarrierAction } from "./actions";
 
 /** The dispatchers report every few seconds; the page reads a little more often than that. */
@@ -36,12 +37,6 @@ const stateLabel: Record<CarrierBindRow["state"], string> = {
   down: "Down",
   stopped: "Stopped",
 };
-
-const carrierNames: Record<string, string> = { econet: "Econet", netone: "NetOne", telecel: "Telecel" };
-
-function carrierName(operator: string): string {
-  return carrierNames[operator] ?? operator;
-}
 
 /** The age of the oldest queued message at the time of the read, e.g. "42 s", "7 min", "3 h". */
 function formatAge(from: string, at: string): string {
