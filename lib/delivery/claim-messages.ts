@@ -1,6 +1,7 @@
 // The queue's claims, the only SQL that differs per engine. PostgreSQL: FOR UPDATE SKIP LOCKED, so
 // several dispatcher processes claim disjoint batches. SQLite: the single UPDATE … RETURNING runs
 // under the database's one writer lock, which is enough for the one dispatcher SQLite supports.
+import { SQL_STATUS } from "@/lib/model/message-status";
 import { sql } from "@/lib/db/client";
 import { toDbTime, type Dialect } from "@/lib/db/sql";
 import type { Message } from "@/lib/messages/message-row";
@@ -40,7 +41,7 @@ export function skipLockedClause(dialect: Dialect): string {
  * and with it SQLite walks every enqueued row through the status index instead of the claimed ids.
  */
 function stillEnqueuedClause(dialect: Dialect): string {
-  return dialect === "postgres" ? `"status" = 'enqueued' AND ` : "";
+  return dialect === "postgres" ? `"status" = ${SQL_STATUS.enqueued} AND ` : "";
 }
 
 /** Moves up to `limit` due messages of one carrier (live or test) to processing, leased to `owner`. */
@@ -55,10 +56,10 @@ export async function claimMessages(input: {
   const now = input.now ?? new Date();
   const database = sql();
   const rows = await database.all(
-    `UPDATE "Message" SET "status" = 'processing', "leaseOwner" = ?, "leaseUntil" = ?, "attempts" = "attempts" + 1, "updatedAt" = ?
+    `UPDATE "Message" SET "status" = ${SQL_STATUS.processing}, "leaseOwner" = ?, "leaseUntil" = ?, "attempts" = "attempts" + 1, "updatedAt" = ?
      WHERE ${stillEnqueuedClause(database.dialect)}"id" IN (
        SELECT "id" FROM "Message"
-       WHERE "status" = 'enqueued' AND "nextAttemptAt" <= ? AND "operator" = ? AND "test" = ?
+       WHERE "status" = ${SQL_STATUS.enqueued} AND "nextAttemptAt" <= ? AND "operator" = ? AND "test" = ?
        ORDER BY "nextAttemptAt" LIMIT ?${skipLockedClause(database.dialect)})
      RETURNING ${CLAIMED_COLUMNS.map((column) => `"${column}"`).join(", ")}`,
     [input.owner, toDbTime(new Date(now.getTime() + input.leaseMs)), toDbTime(now), toDbTime(now), input.operator, input.test, input.limit],
@@ -70,8 +71,8 @@ export async function claimMessages(input: {
 export async function requeueExpiredLeases(now = new Date()): Promise<number> {
   return sql().transaction(async (tx) => {
     const rows = await tx.all<{ id: string }>(
-      `UPDATE "Message" SET "status" = 'enqueued', "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "lastError" = 'lease expired', "updatedAt" = ?
-       WHERE "status" = 'processing' AND "leaseUntil" < ? RETURNING "id"`,
+      `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "lastError" = 'lease expired', "updatedAt" = ?
+       WHERE "status" = ${SQL_STATUS.processing} AND "leaseUntil" < ? RETURNING "id"`,
       [toDbTime(now), toDbTime(now), toDbTime(now)],
     );
     for (const row of rows) {
@@ -84,8 +85,8 @@ export async function requeueExpiredLeases(now = new Date()): Promise<number> {
 /** At a graceful stop: this owner's claims that got no answer go back to the queue, due now. */
 export async function releaseLeases(owner: string, now = new Date()): Promise<number> {
   return sql().run(
-    `UPDATE "Message" SET "status" = 'enqueued', "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "updatedAt" = ?
-     WHERE "status" = 'processing' AND "leaseOwner" = ?`,
+    `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "updatedAt" = ?
+     WHERE "status" = ${SQL_STATUS.processing} AND "leaseOwner" = ?`,
     [toDbTime(now), toDbTime(now), owner],
   );
 }

@@ -4,6 +4,7 @@
 // and the dispatcher writes one batch of answers at a time, so the round trips bounded dispatch.
 // As in the transaction: an answer lands only while this dispatcher holds the message's lease, and
 // only the messages that landed get parts.
+import { SQL_STATUS } from "@/lib/model/message-status";
 import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
 import type { SqlExecutor } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/sql";
@@ -15,11 +16,11 @@ WITH answers AS (
   SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TIMESTAMP(3)[]))
     AS a(id, owner, response, carrier_message_id, started_at)
 ), updated AS (
-  UPDATE "Message" SET "status" = 'success', "operatorResponse" = a.response, "carrierMessageId" = a.carrier_message_id,
+  UPDATE "Message" SET "status" = ${SQL_STATUS.success}, "operatorResponse" = a.response, "carrierMessageId" = a.carrier_message_id,
     "dispatchedAt" = a.started_at, "finishedAt" = CAST(? AS TIMESTAMP(3)), "lastError" = NULL, "updatedAt" = CAST(? AS TIMESTAMP(3)),
     "leaseOwner" = NULL, "leaseUntil" = NULL
   FROM answers a
-  WHERE "Message"."id" = a.id AND "Message"."leaseOwner" = a.owner AND "Message"."status" = 'processing'
+  WHERE "Message"."id" = a.id AND "Message"."leaseOwner" = a.owner AND "Message"."status" = ${SQL_STATUS.processing}
   RETURNING "Message"."id"
 ), parts AS (
   INSERT INTO "MessagePart" ("id", "messageId", "partNumber", "operator", "carrierMessageId", "status", "createdAt")

@@ -4,6 +4,7 @@
 // 0.6 ms of wall time here). Only one-part messages: one statement sees the parts as they were when
 // it began, so it could not tell that another process's receipt has just delivered a message's
 // other part; the transaction's message locks can.
+import { SQL_STATUS } from "@/lib/model/message-status";
 import type { SqlExecutor } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/sql";
 
@@ -21,7 +22,7 @@ WITH changes AS (
 )
 UPDATE "Message" SET "deliveredAt" = CAST(? AS TIMESTAMP(3)), "operatorResponse" = 'DELIVRD', "updatedAt" = CAST(? AS TIMESTAMP(3))
 FROM parts
-WHERE "Message"."id" = parts."messageId" AND parts."status" = 'delivered' AND "Message"."status" = 'success' AND "Message"."deliveredAt" IS NULL
+WHERE "Message"."id" = parts."messageId" AND parts."status" = 'delivered' AND "Message"."status" = ${SQL_STATUS.success} AND "Message"."deliveredAt" IS NULL
 RETURNING "Message"."id", "Message"."operator"`;
 
 /** Records the receipts' part changes; returns the messages they delivered. */

@@ -5,6 +5,7 @@
 // message whose lease ran out belongs to whoever claimed it next. Acceptances, nearly every answer,
 // are written with one statement per batch and table; retries and failures one by one. On
 // PostgreSQL a batch of acceptances without webhooks is one statement, with no transaction around it.
+import { SQL_STATUS } from "@/lib/model/message-status";
 import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
 import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
@@ -89,10 +90,10 @@ async function recordAcceptances(tx: SqlExecutor, outcomes: Accepted[], now: Dat
     ]),
   );
   const updated = await tx.all<{ id: string }>(
-    `UPDATE "Message" SET "status" = 'success', "operatorResponse" = v.column3, "carrierMessageId" = v.column4, "dispatchedAt" = v.column5,
+    `UPDATE "Message" SET "status" = ${SQL_STATUS.success}, "operatorResponse" = v.column3, "carrierMessageId" = v.column4, "dispatchedAt" = v.column5,
        "finishedAt" = ?, "lastError" = NULL, "updatedAt" = ?, "leaseOwner" = NULL, "leaseUntil" = NULL
      FROM ${answers.text}
-     WHERE "Message"."id" = v.column1 AND "Message"."leaseOwner" = v.column2 AND "Message"."status" = 'processing'
+     WHERE "Message"."id" = v.column1 AND "Message"."leaseOwner" = v.column2 AND "Message"."status" = ${SQL_STATUS.processing}
      RETURNING "Message"."id"`,
     [at, at, ...answers.params],
   );
@@ -127,11 +128,12 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
 
   if (result.temporary && message.attempts < policy.maxAttempts) {
     const delay = retryDelayMs(message.attempts, policy);
-    const row = await updateLeased(tx, outcome, `"status" = 'enqueued', "nextAttemptAt" = ?, "lastError" = ?, "updatedAt" = ?`, [
-      toDbTime(new Date(now.getTime() + delay)),
-      result.response,
-      at,
-    ]);
+    const row = await updateLeased(
+      tx,
+      outcome,
+      `"status" = ${SQL_STATUS.enqueued}, "nextAttemptAt" = ?, "lastError" = ?, "updatedAt" = ?`,
+      [toDbTime(new Date(now.getTime() + delay)), result.response, at],
+    );
     if (!row) return null;
     await recordMessageEvent(tx, message.id, "retry", `${attempt}: ${result.response}; next attempt in ${Math.ceil(delay / 1000)} s`, now);
     return { operator: message.operator, counter: null };
@@ -142,7 +144,7 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
   const row = await updateLeased(
     tx,
     outcome,
-    `"status" = 'failed', "operatorResponse" = ?, "lastError" = ?, "dispatchedAt" = COALESCE("dispatchedAt", ?), "finishedAt" = ?, "updatedAt" = ?`,
+    `"status" = ${SQL_STATUS.failed}, "operatorResponse" = ?, "lastError" = ?, "dispatchedAt" = COALESCE("dispatchedAt", ?), "finishedAt" = ?, "updatedAt" = ?`,
     [result.carrierStatus === null ? message.operatorResponse : result.response, reason, toDbTime(startedAt), at, at],
   );
   if (!row) return null;
@@ -162,7 +164,7 @@ async function updateLeased(
   set: string,
   params: unknown[],
 ): Promise<Record<string, unknown> | boolean> {
-  const text = `UPDATE "Message" SET ${set}, "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = ? AND "leaseOwner" = ? AND "status" = 'processing'`;
+  const text = `UPDATE "Message" SET ${set}, "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = ? AND "leaseOwner" = ? AND "status" = ${SQL_STATUS.processing}`;
   const values = [...params, message.id, owner];
   if (!message.webhookUrl) return (await tx.run(text, values)) > 0;
   return (await tx.get<Record<string, unknown>>(`${text} RETURNING *`, values)) ?? false;

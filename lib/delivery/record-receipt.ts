@@ -3,6 +3,7 @@
 // message failed with the stat as operator_response, and refunds it (docs/delivery.md, Refunds).
 // Intermediate states (ENROUTE, ACCEPTD, UNKNOWN) are noted on the part only. A repeated receipt
 // changes nothing.
+import { SQL_STATUS } from "@/lib/model/message-status";
 import { sql } from "@/lib/db/client";
 import { fromDbTime, toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { inList, valuesTable } from "@/lib/db/batch-lists";
@@ -161,7 +162,7 @@ async function failMessage(
   const at = toDbTime(now);
   const reason = `receipt ${receipt.stat}${receipt.err ? ` err:${receipt.err}` : ""}`;
   const row = await tx.get(
-    `UPDATE "Message" SET "status" = 'failed', "operatorResponse" = ?, "lastError" = ?, "finishedAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "status" = 'success' RETURNING *`,
+    `UPDATE "Message" SET "status" = ${SQL_STATUS.failed}, "operatorResponse" = ?, "lastError" = ?, "finishedAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "status" = ${SQL_STATUS.success} RETURNING *`,
     [receipt.stat, reason, at, at, messageId],
   );
   if (!row) return null;
@@ -188,7 +189,7 @@ async function markDeliveredWhenComplete(
   );
   const rows = await tx.all<{ id: string; operator: string; webhookUrl: string | null }>(
     `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? FROM ${ids.text}
-     WHERE "Message"."id" = v.column1 AND "Message"."status" = 'success' AND "Message"."deliveredAt" IS NULL
+     WHERE "Message"."id" = v.column1 AND "Message"."status" = ${SQL_STATUS.success} AND "Message"."deliveredAt" IS NULL
        AND NOT EXISTS (SELECT 1 FROM "MessagePart" WHERE "MessagePart"."messageId" = "Message"."id" AND "MessagePart"."status" <> 'delivered')
      RETURNING "Message"."id", "Message"."operator", "Message"."webhookUrl"`,
     [at, at, ...ids.params],

@@ -12,6 +12,7 @@
 import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
+import { MessageStatus } from "@/lib/model/message-status";
 import { metrics } from "@/lib/metrics";
 import { findUnusableApiKeys, unknownApiKeyError } from "@/lib/keys/find-unusable-api-keys";
 import { applyLedgerEntries, type AccountLedgerEntry } from "@/lib/ledger/apply-ledger-entry";
@@ -88,8 +89,8 @@ export class AcceptedMessage {
   get encoding(): Encoding {
     return this.send.encoding;
   }
-  get status(): "enqueued" {
-    return "enqueued";
+  get status(): typeof MessageStatus.enqueued {
+    return MessageStatus.enqueued;
   }
   get operatorResponse(): string {
     return "";
@@ -361,7 +362,7 @@ function sendValues({ send, result }: AcceptedEntry, at: string): unknown[] {
     result.currency,
     send.segments,
     send.encoding,
-    "enqueued",
+    MessageStatus.enqueued,
     "",
     send.webhookUrl,
     send.test,

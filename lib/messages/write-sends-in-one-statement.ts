@@ -8,6 +8,7 @@
 // the hold's returned row, and the hold's UPDATE lands only while every key is still usable (read
 // FOR SHARE, so a revoke waits for this statement) and the balance, as it is at the row lock, covers
 // the batch. When it does not land, the caller runs the batch again the careful way.
+import { SQL_STATUS } from "@/lib/model/message-status";
 import type { SqlExecutor } from "@/lib/db/sql";
 import { DEFAULT_SCOPE, resolveRates, type RateRow } from "@/lib/rates/rates";
 import type { Operator } from "@/lib/carriers/operators";
@@ -60,7 +61,7 @@ WITH usable_keys AS (
 ), messages AS (
   INSERT INTO "Message" ("accountId", "currency", "status", "operatorResponse", "test", "nextAttemptAt", "receivedAt", "createdAt", "updatedAt",
     "id", "to", "operator", "charge", "apiKeyId", "userId", "body", "senderId", "segments", "encoding", "webhookUrl")
-  SELECT CAST(? AS TEXT), CAST(? AS TEXT), 'enqueued', '', false, t.at, t.at, t.at, t.at, m.*
+  SELECT CAST(? AS TEXT), CAST(? AS TEXT), ${SQL_STATUS.enqueued}, '', false, t.at, t.at, t.at, t.at, m.*
   FROM (SELECT CAST(? AS TIMESTAMP(3)) AS at) t,
     unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]),
       CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS INTEGER[]), CAST(? AS TEXT[]), CAST(? AS TEXT[])) AS m
