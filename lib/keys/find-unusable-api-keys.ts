@@ -3,22 +3,9 @@
 // authentication (unknownApiKeyError), wherever that is found out.
 import { fromDbTimeOrNull, type SqlExecutor } from "@/lib/db/sql";
 import { inList } from "@/lib/db/batch-lists";
-import { AppError } from "@/lib/errors";
+import { isApiKeyUsable } from "@/lib/model/api-keys";
 
-/** The refusal of a key that is unknown, revoked or expired, wherever it is found out. */
-export function unknownApiKeyError(): AppError {
-  return new AppError("UNAUTHORIZED", "Unauthorized", { description: "The API key is unknown or revoked" });
-}
-
-export function isKeyExpired(expiresAt: number | null, now: number): boolean {
-  return expiresAt !== null && expiresAt <= now;
-}
-
-/** A key authenticates while it is active and, once rolled, until its expiry. */
-export function isApiKeyUsable(state: { active: unknown; expiresAt: unknown }, now: number): boolean {
-  // SQLite answers booleans as 0/1, PostgreSQL as true/false.
-  return Boolean(state.active) && !isKeyExpired(fromDbTimeOrNull(state.expiresAt)?.getTime() ?? null, now);
-}
+export { isApiKeyUsable, isKeyExpired, unknownApiKeyError } from "@/lib/model/api-keys";
 
 /**
  * The ids among keyIds whose keys no longer authenticate (revoked, expired or gone), read through
@@ -40,6 +27,11 @@ export async function findUnusableApiKeys(
     ids.params,
     { prepared: true },
   );
-  const usable = new Set(rows.filter((row) => isApiKeyUsable(row, now.getTime())).map((row) => row.id));
+  // SQLite answers booleans as 0/1, PostgreSQL as true/false.
+  const usable = new Set(
+    rows
+      .filter((row) => isApiKeyUsable({ active: Boolean(row.active), expiresAt: fromDbTimeOrNull(row.expiresAt) }, now.getTime()))
+      .map((row) => row.id),
+  );
   return new Set(keyIds.filter((id) => !usable.has(id)));
 }

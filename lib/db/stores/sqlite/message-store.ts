@@ -1,0 +1,19 @@
+// SQLite's message store. Every write is a transaction under the database's one write lock: the
+// balance read is the balance held, and a statement costs no round trip, so plain statements are
+// the fastest way.
+import type { Sql } from "@/lib/db/sql";
+import type { MessageStore } from "../types";
+import { readMessages } from "../shared/read-messages";
+import { loadPricing, writeSendsInTransaction, type TransactionLocks } from "../shared/write-sends-in-transaction";
+
+/** The one writer holds everything the transaction reads: no row locks to take. */
+const SQLITE_LOCKS: TransactionLocks = { accounts: "", keys: "", accountsHeld: true };
+
+export function sqliteMessageStore(database: Sql): MessageStore {
+  return {
+    async commitSends(sends, price) {
+      return writeSendsInTransaction(database, sends, price, await loadPricing(database, sends), SQLITE_LOCKS);
+    },
+    readMessages: (reads) => readMessages(database, reads),
+  };
+}
