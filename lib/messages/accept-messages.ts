@@ -16,7 +16,7 @@ import type { KeyMode } from "@/lib/keys/token";
 import { checkWebhookUrl, parseWebhookUrl } from "@/lib/webhooks/check-webhook-url";
 import { MAX_SEGMENTS, segmentMessage } from "./segments";
 import { parseMsisdn, type Recipient } from "./msisdn";
-import { commitSends, type AcceptedSend, type PreparedSend } from "./commit-sends";
+import { commitSends, type AcceptedSend, type IdempotencyRecord, type PreparedSend } from "./commit-sends";
 import { createGroupCommit } from "@/lib/db/group-commit";
 import { sql } from "@/lib/db/client";
 
@@ -52,6 +52,8 @@ export type AcceptMessagesInput = {
   mode: KeyMode;
   /** single: one recipient, errors name `to`; bulk: a BulkSend row, errors name `to[i]`. */
   kind: "single" | "bulk";
+  /** The request's Idempotency-Key: its record is written with the send, or not at all. */
+  idempotency?: IdempotencyRecord | null;
 };
 
 const commitSingleSend = createGroupCommit<PreparedSend, AcceptedSend>(commitSends, MAX_SINGLE_SENDS_PER_COMMIT, () =>
@@ -100,6 +102,7 @@ function prepareSend(input: AcceptMessagesInput): PreparedSend {
     userId: input.userId ?? null,
     test: input.mode === "test",
     bulk: input.kind === "bulk",
+    idempotency: input.idempotency ?? null,
   };
 }
 

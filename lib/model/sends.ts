@@ -15,7 +15,8 @@ export type Recipient = { to: string; operator: Operator };
 export type IdempotencyRecord = {
   key: string;
   requestHash: string;
-  expiresAt: Date;
+  /** How long the record is kept, from the send's commit. */
+  keptForMs: number;
   response: (accepted: AcceptedSend) => { status: number; body: string };
 };
 

@@ -154,7 +154,7 @@ async function claimIdempotencyKeys(tx: SqlExecutor, sends: PreparedSend[], now:
         requestHash: record.requestHash,
         pending: RESPONSE_PENDING,
         at,
-        expiresAt: toDbTime(record.expiresAt),
+        expiresAt: toDbTime(new Date(now.getTime() + record.keptForMs)),
       },
     );
     if (claimed === 0) taken.add(send);
