@@ -1,70 +1,16 @@
-// The queue's claims, the only SQL that differs per engine. PostgreSQL: FOR UPDATE SKIP LOCKED, so
-// several dispatcher processes claim disjoint batches. SQLite: the single UPDATE … RETURNING runs
-// under the database's one writer lock, which is enough for the one dispatcher SQLite supports.
+// The message queue's claims (each engine's delivery store, lib/db/stores) and its leases' end.
 import { SQL_STATUS } from "@/lib/model/message-status";
 import { sql } from "@/lib/db/client";
-import { toDbTime, type Dialect } from "@/lib/db/sql";
-import type { Message } from "@/lib/messages/message-row";
+import { toDbTime } from "@/lib/db/sql";
+import { getStores } from "@/lib/db/stores";
+import type { ClaimedMessage, MessageClaim } from "@/lib/model/queue";
 import { recordMessageEvent } from "./record-message-event";
 
-/**
- * What the dispatcher needs of a claimed message: the submit, the attempt's description, the refund
- * and the webhook. Returning only these halved the claim's time on SQLite (RETURNING * built and
- * parsed 30 columns per message: 22-25 against 13-20 µs per message in a micro-benchmark).
- */
-export type ClaimedMessage = Pick<
-  Message,
-  "id" | "accountId" | "to" | "body" | "senderId" | "operator" | "test" | "attempts" | "webhookUrl" | "operatorResponse"
->;
-
-const CLAIMED_COLUMNS = [
-  "id",
-  "accountId",
-  "to",
-  "body",
-  "senderId",
-  "operator",
-  "test",
-  "attempts",
-  "webhookUrl",
-  "operatorResponse",
-] as const;
-
-/** Appended to a claim's inner SELECT. */
-export function skipLockedClause(dialect: Dialect): string {
-  return dialect === "postgres" ? " FOR UPDATE SKIP LOCKED" : "";
-}
-
-/**
- * The claim's outer re-check of the status, PostgreSQL only: there another dispatcher may have
- * changed a row between the inner SELECT and the UPDATE. SQLite's single writer makes it redundant,
- * and with it SQLite walks every enqueued row through the status index instead of the claimed ids.
- */
-function stillEnqueuedClause(dialect: Dialect): string {
-  return dialect === "postgres" ? `"status" = ${SQL_STATUS.enqueued} AND ` : "";
-}
+export type { ClaimedMessage } from "@/lib/model/queue";
 
 /** Moves up to `limit` due messages of one carrier (live or test) to processing, leased to `owner`. */
-export async function claimMessages(input: {
-  owner: string;
-  operator: string;
-  test: boolean;
-  limit: number;
-  leaseMs: number;
-  now?: Date;
-}): Promise<ClaimedMessage[]> {
-  const now = input.now ?? new Date();
-  const database = sql();
-  const rows = await database.all(
-    `UPDATE "Message" SET "status" = ${SQL_STATUS.processing}, "leaseOwner" = ?, "leaseUntil" = ?, "attempts" = "attempts" + 1, "updatedAt" = ?
-     WHERE ${stillEnqueuedClause(database.dialect)}"id" IN (
-       SELECT "id" FROM "Message"
-       WHERE "status" = ${SQL_STATUS.enqueued} AND "nextAttemptAt" <= ? AND "operator" = ? AND "test" = ?
-       ORDER BY "nextAttemptAt" LIMIT ?${skipLockedClause(database.dialect)})
-     RETURNING ${CLAIMED_COLUMNS.map((column) => `"${column}"`).join(", ")}`,
-    [input.owner, toDbTime(new Date(now.getTime() + input.leaseMs)), toDbTime(now), toDbTime(now), input.operator, input.test, input.limit],
-  );
-  return rows.map((row) => ({ ...(row as ClaimedMessage), test: row.test === true || row.test === 1 }));
+export function claimMessages(claim: MessageClaim): Promise<ClaimedMessage[]> {
+  return getStores().delivery.claim(claim);
 }
 
 /** Messages whose lease ran out (their dispatcher died) go back to the queue; returns how many. */

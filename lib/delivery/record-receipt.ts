@@ -4,7 +4,7 @@
 // Intermediate states (ENROUTE, ACCEPTD, UNKNOWN) are noted on the part only. A repeated receipt
 // changes nothing.
 import { SQL_STATUS } from "@/lib/model/message-status";
-import { sql } from "@/lib/db/client";
+import { getStores, type PlainPartChange } from "@/lib/db/stores";
 import { fromDbTime, toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { inList, valuesTable } from "@/lib/db/batch-lists";
 import { metrics } from "@/lib/metrics";
@@ -13,7 +13,6 @@ import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/enqueue-webhook"
 import { parseMessageRow } from "@/lib/messages/message-row";
 import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
-import { recordDeliveriesInOneStatement, type PartDelivery } from "./record-deliveries-in-one-statement";
 
 export type ReceiptMatch = "matched" | "unknown";
 export type ReceiptEntry = { operator: string; receipt: DeliveryReceipt };
@@ -32,13 +31,17 @@ type PartChange = { part: Part; receipt: DeliveryReceipt; status: "delivered" | 
 
 /**
  * Records receipts in one transaction (the receipt handler group-commits them), one statement per
- * step for the whole batch: find the parts, change them, mark the messages they complete. On
- * PostgreSQL the usual batch takes one statement after the lookup (./record-deliveries-in-one-statement.ts).
+ * step for the whole batch: find the parts, change them, mark the messages they complete. The usual
+ * batch (deliveries or intermediate states of one-part messages without a webhook) the engine's
+ * delivery store may write in one step after the lookup.
  */
 export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMatch[]> {
   const now = new Date();
-  const { matches, counted } =
-    (await recordInOneStatement(entries, now)) ?? (await sql().transaction((tx) => recordInTransaction(tx, entries, now)));
+  const { matches, counted } = await getStores().delivery.recordReceipts(
+    (executor) => plainChanges(executor, entries),
+    now,
+    (tx) => recordInTransaction(tx, entries, now),
+  );
   for (const { operator, counter } of counted) metrics()[counter].inc({ operator });
   return matches;
 }
@@ -58,22 +61,23 @@ async function recordInTransaction(tx: SqlExecutor, entries: ReceiptEntry[], now
 }
 
 /**
- * PostgreSQL, when every change is a delivery or an intermediate state of a one-part message
- * without a webhook (the usual batch): the parts and the messages in one statement. Null for any
- * other batch: the transaction reads the parts again and does the rest.
+ * The batch's changes when every one is a delivery or an intermediate state of a one-part message
+ * without a webhook; null for any other batch, which the transaction reads again and records.
  */
-async function recordInOneStatement(entries: ReceiptEntry[], now: Date): Promise<Recorded | null> {
-  const database = sql();
-  if (database.dialect !== "postgres") return null;
-  const { matches, changes } = planChanges(entries, await findParts(database, entries, { withMessage: true }));
-  const deliveries: PartDelivery[] = [];
+async function plainChanges(
+  executor: SqlExecutor,
+  entries: ReceiptEntry[],
+): Promise<{ changes: PlainPartChange[]; done: (delivered: { operator: string }[]) => Recorded } | null> {
+  const { matches, changes } = planChanges(entries, await findParts(executor, entries, { withMessage: true }));
+  const plain: PlainPartChange[] = [];
   for (const { part, receipt, status } of changes) {
-    if (status === "failed" || part.partCount !== 1 || part.webhookUrl) return null;
-    deliveries.push({ partId: part.id, status, stat: receipt.stat, err: receipt.err });
+    if (status === "failed" || Number(part.partCount) !== 1 || part.webhookUrl) return null;
+    plain.push({ partId: part.id, status, stat: receipt.stat, err: receipt.err });
   }
-  if (deliveries.length === 0) return { matches, counted: [] };
-  const delivered = await recordDeliveriesInOneStatement(database, deliveries, now);
-  return { matches, counted: delivered.map(({ operator }) => ({ operator, counter: "messagesDelivered" })) };
+  return {
+    changes: plain,
+    done: (delivered) => ({ matches, counted: delivered.map(({ operator }) => ({ operator, counter: "messagesDelivered" })) }),
+  };
 }
 
 /** Which part each receipt is for, and the change of each part that is still "submitted". */
@@ -131,12 +135,10 @@ function createdAt(part: Part): number {
 }
 
 async function changeParts(tx: SqlExecutor, changes: PartChange[], now: Date): Promise<void> {
-  // Receipts of two parts of one message may be recorded at once by two processes: the message row
-  // locks, taken in one order, make the second see the first's part when it checks for completion.
-  if (tx.dialect === "postgres") {
-    const messages = inList([...new Set(changes.map(({ part }) => part.messageId))].sort());
-    await tx.run(`SELECT "id" FROM "Message" WHERE "id" IN ${messages.text} ORDER BY "id" FOR UPDATE`, messages.params);
-  }
+  await getStores().delivery.holdMessages(
+    tx,
+    changes.map(({ part }) => part.messageId),
+  );
   const rows = valuesTable(
     tx.dialect,
     ["text", "text", "text", "text"],

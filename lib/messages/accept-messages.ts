@@ -18,7 +18,7 @@ import { MAX_SEGMENTS, segmentMessage } from "./segments";
 import { parseMsisdn, type Recipient } from "./msisdn";
 import { commitSends, type AcceptedSend, type IdempotencyRecord, type PreparedSend } from "./commit-sends";
 import { createGroupCommit } from "@/lib/db/group-commit";
-import { sql } from "@/lib/db/client";
+import { getStores } from "@/lib/db/stores";
 
 export type { AcceptedMessage, AcceptedSend } from "./commit-sends";
 
@@ -27,12 +27,6 @@ export const MAX_BULK_RECIPIENTS = 100_000;
 const MAX_LISTED_RECIPIENT_ERRORS = 100;
 /** Concurrent single sends committed in one transaction at most. */
 const MAX_SINGLE_SENDS_PER_COMMIT = 512;
-/**
- * PostgreSQL: this many send batches in flight at once, so one batch's inserts overlap another's
- * round trips (an account's row lock is held only from its ledger hold to COMMIT). SQLite has one
- * writer: one batch at a time.
- */
-const POSTGRES_CONCURRENT_SEND_BATCHES = 2;
 /** A longer body cannot fit MAX_SEGMENTS parts in either encoding (10 × 153 GSM-7 septets). */
 const MAX_BODY_LENGTH = MAX_SEGMENTS * 153;
 
@@ -56,8 +50,10 @@ export type AcceptMessagesInput = {
   idempotency?: IdempotencyRecord | null;
 };
 
-const commitSingleSend = createGroupCommit<PreparedSend, AcceptedSend>(commitSends, MAX_SINGLE_SENDS_PER_COMMIT, () =>
-  sql().dialect === "postgres" ? POSTGRES_CONCURRENT_SEND_BATCHES : 1,
+const commitSingleSend = createGroupCommit<PreparedSend, AcceptedSend>(
+  commitSends,
+  MAX_SINGLE_SENDS_PER_COMMIT,
+  () => getStores().messages.concurrentSendBatches,
 );
 
 export async function acceptMessages(input: AcceptMessagesInput): Promise<AcceptedSend> {

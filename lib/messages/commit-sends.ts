@@ -8,7 +8,7 @@ import { metrics } from "@/lib/metrics";
 import { operators } from "@/lib/carriers/operators";
 import { AcceptedMessage, type AcceptedSend, type PreparedSend, type SendFields, type SendingAccount } from "@/lib/model/sends";
 import type { SendOutcome } from "@/lib/db/stores/types";
-import { timeOrderedUuid } from "./time-ordered-uuid";
+import { timeOrderedUuid } from "@/lib/model/ids";
 
 export { AcceptedMessage, IdempotencyKeyTakenError } from "@/lib/model/sends";
 export type { AcceptedSend, IdempotencyRecord, PreparedSend } from "@/lib/model/sends";

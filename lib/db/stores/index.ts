@@ -3,16 +3,29 @@ import { getDatabase } from "@/lib/db/client";
 import type { Sql } from "@/lib/db/sql";
 import type { Stores } from "./types";
 import { sqliteMessageStore } from "./sqlite/message-store";
+import { sqliteDeliveryStore, sqliteWebhookStore } from "./sqlite/delivery-store";
 import { postgresMessageStore } from "./postgres/message-store";
+import { postgresDeliveryStore, postgresWebhookStore } from "./postgres/delivery-store";
 
 export type * from "./types";
 
 const storesOf = new WeakMap<Sql, Stores>();
 
+function openStores(database: Sql): Stores {
+  if (database.dialect === "postgres") {
+    return {
+      messages: postgresMessageStore(database),
+      delivery: postgresDeliveryStore(database),
+      webhooks: postgresWebhookStore(database),
+    };
+  }
+  return { messages: sqliteMessageStore(database), delivery: sqliteDeliveryStore(database), webhooks: sqliteWebhookStore(database) };
+}
+
 export function storesFor(database: Sql): Stores {
   let stores = storesOf.get(database);
   if (!stores) {
-    stores = database.dialect === "postgres" ? { messages: postgresMessageStore(database) } : { messages: sqliteMessageStore(database) };
+    stores = openStores(database);
     storesOf.set(database, stores);
   }
   return stores;

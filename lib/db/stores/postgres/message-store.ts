@@ -22,6 +22,8 @@ const LOCKED: TransactionLocks = { accounts: " FOR UPDATE", keys: ` ORDER BY "id
 
 export function postgresMessageStore(database: Sql): MessageStore {
   return {
+    // One batch's inserts overlap another's round trips (an account's row lock is held only from its hold to COMMIT).
+    concurrentSendBatches: 2,
     async commitSends(sends, price) {
       if (fitsOneStatement(sends)) {
         const written = await writeSendsInOneStatement(database, sends, price);

@@ -11,6 +11,7 @@ const SQLITE_LOCKS: TransactionLocks = { accounts: "", keys: "", accountsHeld: t
 
 export function sqliteMessageStore(database: Sql): MessageStore {
   return {
+    concurrentSendBatches: 1,
     async commitSends(sends, price) {
       return writeSendsInTransaction(database, sends, price, await loadPricing(database, sends), SQLITE_LOCKS);
     },
