@@ -79,7 +79,7 @@ async function recordAcceptances(tx: SqlExecutor, outcomes: Accepted[], now: Dat
   if (outcomes.length === 0) return [];
   const at = toDbTime(now);
   const answers = valuesTable(
-    tx.dialect,
+    tx,
     ["text", "text", "text", "text", "timestamp"],
     outcomes.map(({ message, owner, result, startedAt }) => [
       message.id,

@@ -140,7 +140,7 @@ async function changeParts(tx: SqlExecutor, changes: PartChange[], now: Date): P
     changes.map(({ part }) => part.messageId),
   );
   const rows = valuesTable(
-    tx.dialect,
+    tx,
     ["text", "text", "text", "text"],
     changes.map(({ part, receipt, status }) => [part.id, status, receipt.stat, receipt.err]),
   );
@@ -185,7 +185,7 @@ async function markDeliveredWhenComplete(
   const at = toDbTime(now);
   // Joined to a VALUES list, not `"id" IN (…)`: with IN, SQLite's planner walks the status index (every message in "success").
   const ids = valuesTable(
-    tx.dialect,
+    tx,
     ["text"],
     messageIds.map((id) => [id]),
   );

@@ -2,9 +2,9 @@
 import { getDatabase } from "@/lib/db/client";
 import type { Sql } from "@/lib/db/sql";
 import type { Stores } from "./types";
-import { sqliteMessageStore } from "./sqlite/message-store";
+import { sqliteKeyStore, sqliteMessageStore } from "./sqlite/message-store";
 import { sqliteDeliveryStore, sqliteWebhookStore } from "./sqlite/delivery-store";
-import { postgresMessageStore } from "./postgres/message-store";
+import { postgresKeyStore, postgresMessageStore } from "./postgres/message-store";
 import { postgresDeliveryStore, postgresWebhookStore } from "./postgres/delivery-store";
 
 export type * from "./types";
@@ -17,9 +17,15 @@ function openStores(database: Sql): Stores {
       messages: postgresMessageStore(database),
       delivery: postgresDeliveryStore(database),
       webhooks: postgresWebhookStore(database),
+      keys: postgresKeyStore(),
     };
   }
-  return { messages: sqliteMessageStore(database), delivery: sqliteDeliveryStore(database), webhooks: sqliteWebhookStore(database) };
+  return {
+    messages: sqliteMessageStore(database),
+    delivery: sqliteDeliveryStore(database),
+    webhooks: sqliteWebhookStore(database),
+    keys: sqliteKeyStore(),
+  };
 }
 
 export function storesFor(database: Sql): Stores {

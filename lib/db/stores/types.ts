@@ -100,4 +100,13 @@ export interface WebhookStore {
   claim(claim: WebhookClaim): Promise<ClaimedWebhookDelivery[]>;
 }
 
-export type Stores = { messages: MessageStore; delivery: DeliveryStore; webhooks: WebhookStore };
+export interface KeyStore {
+  /**
+   * The ids among keyIds whose keys no longer authenticate (revoked, expired or gone), read through
+   * executor. `holdUntilCommit` (in a transaction that uses the keys): a revoke that commits while
+   * the transaction runs waits for it, so the transaction cannot commit after a revoke it did not see.
+   */
+  findUnusable(executor: SqlExecutor, keyIds: readonly string[], now: Date, options?: { holdUntilCommit?: boolean }): Promise<Set<string>>;
+}
+
+export type Stores = { messages: MessageStore; delivery: DeliveryStore; webhooks: WebhookStore; keys: KeyStore };

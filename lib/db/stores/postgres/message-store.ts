@@ -11,14 +11,17 @@ import { SQL_STATUS } from "@/lib/model/message-status";
 import { DEFAULT_SCOPE, resolveRates } from "@/lib/model/rates";
 import type { AcceptedSend, PreparedSend, PriceSend, SendingAccount } from "@/lib/model/sends";
 import { toDbTime, type Sql } from "@/lib/db/sql";
-import type { MessageStore, SendOutcome } from "../types";
+import type { KeyStore, MessageStore, SendOutcome } from "../types";
+import { findUnusableKeys } from "../shared/api-keys";
 import { readMessages } from "../shared/read-messages";
 import { BalanceMovedError, loadPricing, writeSendsInTransaction, type TransactionLocks } from "../shared/write-sends-in-transaction";
 
+/** Keys read FOR SHARE: a revoke waits for the transaction that uses them. */
+const HOLD_KEYS = ` ORDER BY "id" FOR SHARE`;
 /** First try: nothing locked before the holds; the hold's conditional UPDATE is the guard. */
-const UNLOCKED: TransactionLocks = { accounts: "", keys: ` ORDER BY "id" FOR SHARE`, accountsHeld: false };
-/** A revoke waits for the transaction (keys FOR SHARE); the balance read is the balance held. */
-const LOCKED: TransactionLocks = { accounts: " FOR UPDATE", keys: ` ORDER BY "id" FOR SHARE`, accountsHeld: true };
+const UNLOCKED: TransactionLocks = { accounts: "", keys: HOLD_KEYS, accountsHeld: false };
+/** Then, if the balance moved: the balance read is the balance held. */
+const LOCKED: TransactionLocks = { accounts: " FOR UPDATE", keys: HOLD_KEYS, accountsHeld: true };
 
 export function postgresMessageStore(database: Sql): MessageStore {
   return {
@@ -158,4 +161,11 @@ export async function writeSendsInOneStatement(database: Sql, sends: PreparedSen
     { prepared: true },
   );
   return Number(result?.held ?? 0) === 1 ? results : null;
+}
+
+export function postgresKeyStore(): KeyStore {
+  return {
+    findUnusable: (executor, keyIds, now, options = {}) =>
+      findUnusableKeys(executor, keyIds, now, options.holdUntilCommit ? HOLD_KEYS : ""),
+  };
 }

@@ -31,7 +31,7 @@ type ReadRow = {
  */
 export async function readMessages(database: Sql, reads: MessageRead[]): Promise<MessageReadResult[]> {
   const requested = valuesTable(
-    database.dialect,
+    database,
     ["text", "text"],
     reads.map((read) => [read.id, read.keyId]),
   );

@@ -4,7 +4,7 @@
 // statements here are the same on both.
 import { AppError } from "@/lib/errors";
 import { MessageStatus } from "@/lib/model/message-status";
-import { isApiKeyUsable, unknownApiKeyError } from "@/lib/model/api-keys";
+import { unknownApiKeyError } from "@/lib/model/api-keys";
 import { DEFAULT_SCOPE, resolveRates } from "@/lib/model/rates";
 import type { AccountLedgerEntry } from "@/lib/model/ledger";
 import {
@@ -15,11 +15,12 @@ import {
   type PriceSend,
   type SendingAccount,
 } from "@/lib/model/sends";
-import { fromDbTimeOrNull, toDbTime, type Sql, type SqlExecutor } from "@/lib/db/sql";
+import { toDbTime, type Sql, type SqlExecutor } from "@/lib/db/sql";
 import { insertRows } from "@/lib/db/insert-rows";
 import { inList } from "@/lib/db/batch-lists";
 import type { SendOutcome } from "../types";
 import { applyLedgerEntries } from "./ledger-rows";
+import { findUnusableKeys } from "./api-keys";
 
 /**
  * How the engine holds what the transaction read. `accounts`/`keys`: appended to the reads of the
@@ -194,22 +195,6 @@ async function readAccounts(
     { prepared: true },
   );
   return new Map(rows.map((row) => [row.id, { balance: BigInt(row.balance), currency: row.currency, ...pricing.get(row.id)! }]));
-}
-
-async function findUnusableKeys(tx: SqlExecutor, keyIds: string[], now: Date, lock: string): Promise<Set<string>> {
-  if (keyIds.length === 0) return new Set();
-  const ids = inList(keyIds);
-  const rows = await tx.all<{ id: string; active: boolean | number; expiresAt: unknown }>(
-    `SELECT "id", "active", "expiresAt" FROM "ApiKey" WHERE "id" IN ${ids.text}${lock}`,
-    ids.params,
-    { prepared: true },
-  );
-  const usable = new Set(
-    rows
-      .filter((row) => isApiKeyUsable({ active: Boolean(row.active), expiresAt: fromDbTimeOrNull(row.expiresAt) }, now.getTime()))
-      .map((row) => row.id),
-  );
-  return new Set(keyIds.filter((id) => !usable.has(id)));
 }
 
 async function writeAccepted(

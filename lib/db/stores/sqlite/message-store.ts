@@ -2,7 +2,8 @@
 // balance read is the balance held, and a statement costs no round trip, so plain statements are
 // the fastest way.
 import type { Sql } from "@/lib/db/sql";
-import type { MessageStore } from "../types";
+import type { KeyStore, MessageStore } from "../types";
+import { findUnusableKeys } from "../shared/api-keys";
 import { readMessages } from "../shared/read-messages";
 import { loadPricing, writeSendsInTransaction, type TransactionLocks } from "../shared/write-sends-in-transaction";
 
@@ -17,4 +18,9 @@ export function sqliteMessageStore(database: Sql): MessageStore {
     },
     readMessages: (reads) => readMessages(database, reads),
   };
+}
+
+/** SQLite's single writer already orders a revoke and the transaction that uses the key. */
+export function sqliteKeyStore(): KeyStore {
+  return { findUnusable: (executor, keyIds, now) => findUnusableKeys(executor, keyIds, now, "") };
 }
