@@ -1,6 +1,6 @@
-// PostgreSQL's delivery and webhook stores. Claims: FOR UPDATE SKIP LOCKED, so several dispatcher
-// processes claim disjoint batches, and the outer UPDATE checks the status again (another claimer
-// may have changed a row between the inner SELECT and the UPDATE).
+// PostgreSQL's delivery and webhook stores. Claims: the due rows chosen once (MATERIALIZED) FOR
+// UPDATE SKIP LOCKED, so several dispatcher processes claim disjoint batches of at most their limit,
+// and the UPDATE checks the status again (another claimer may have changed a row meanwhile).
 // The usual batch of carrier answers (every message accepted, none with a webhook) and of receipts
 // (deliveries or intermediate states of one-part messages without a webhook) is ONE autocommitted
 // statement instead of BEGIN, a few statements and COMMIT: the dispatcher and the receipt handler
@@ -13,8 +13,12 @@ import { inList } from "@/lib/db/batch-lists";
 import type { CarrierAcceptance, DeliveryStore, PlainPartChange, WebhookStore } from "../types";
 import { claimMessages, claimWebhookDeliveries, type ClaimClauses } from "../shared/claims";
 
-const POSTGRES_CLAIMS: ClaimClauses = { lockDue: " FOR UPDATE SKIP LOCKED", stillDue: `"status" = ${SQL_STATUS.enqueued} AND ` };
-const POSTGRES_WEBHOOK_CLAIMS: ClaimClauses = { lockDue: " FOR UPDATE SKIP LOCKED", stillDue: "" };
+const POSTGRES_CLAIMS: ClaimClauses = {
+  chooseOnce: "MATERIALIZED ",
+  lockDue: " FOR UPDATE SKIP LOCKED",
+  stillDue: `"status" = ${SQL_STATUS.enqueued} AND `,
+};
+const POSTGRES_WEBHOOK_CLAIMS: ClaimClauses = { chooseOnce: "MATERIALIZED ", lockDue: " FOR UPDATE SKIP LOCKED", stillDue: "" };
 
 export function postgresDeliveryStore(database: Sql): DeliveryStore {
   return {

@@ -6,7 +6,7 @@ import type { Sql } from "@/lib/db/sql";
 import type { DeliveryStore, WebhookStore } from "../types";
 import { claimMessages, claimWebhookDeliveries, type ClaimClauses } from "../shared/claims";
 
-const SQLITE_CLAIMS: ClaimClauses = { lockDue: "", stillDue: "" };
+const SQLITE_CLAIMS: ClaimClauses = { chooseOnce: "", lockDue: "", stillDue: "" };
 
 export function sqliteDeliveryStore(database: Sql): DeliveryStore {
   return {
