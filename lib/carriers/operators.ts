@@ -1,5 +1,5 @@
 import { z } from "zod";
+import { operators } from "@/lib/model/operators";
 
-export const operators = ["econet", "netone", "telecel"] as const;
+export { operators, type Operator } from "@/lib/model/operators";
 export const operatorSchema = z.enum(operators);
-export type Operator = z.infer<typeof operatorSchema>;

@@ -29,9 +29,14 @@ export function inList(values: readonly unknown[]): BatchList {
 
 /**
  * `(VALUES (…), …) AS v`, one row per item, columns `v.column1`, `v.column2`, … on both engines.
- * PostgreSQL cannot infer a parameter's type inside VALUES, so there each one is cast to its column's.
+ * PostgreSQL cannot infer a parameter's type inside VALUES, so there each one is cast to its column's:
+ * the executor the statement runs on says which engine it is.
  */
-export function valuesTable(dialect: Dialect, types: readonly ValueType[], rows: readonly (readonly unknown[])[]): BatchList {
+export function valuesTable(
+  { dialect }: { readonly dialect: Dialect },
+  types: readonly ValueType[],
+  rows: readonly (readonly unknown[])[],
+): BatchList {
   const all = padded(rows);
   const row = `(${types.map((type) => (dialect === "postgres" ? CASTS[type] : "?")).join(", ")})`;
   return { text: `(VALUES ${Array(all.length).fill(row).join(", ")}) AS v`, params: all.flat() };

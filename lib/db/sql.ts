@@ -1,6 +1,7 @@
 // Raw SQL for the hot paths (sends, queue claims, ledger) on either engine, behind one small
-// interface. Statements are written once with `?` placeholders and portable SQL; what must differ
-// per engine lives in the module of its concern (e.g. lib/delivery/claim.ts) and asks `dialect`.
+// interface. Statements are written with `?` placeholders bound by position, or `:name` placeholders
+// bound from an object (long statements); what must differ per engine lives in that engine's store
+// (lib/db/stores).
 import Database from "better-sqlite3";
 import type pg from "pg";
 import crypto from "node:crypto";
@@ -11,6 +12,8 @@ import { leaveCheckpointsToThread, startCheckpointer } from "./sqlite-checkpoint
 
 export type Dialect = "sqlite" | "postgres";
 export type Row = Record<string, unknown>;
+/** Values by position for `?`, or by name for `:name`. */
+export type Params = readonly unknown[] | Readonly<Record<string, unknown>>;
 
 export type QueryOptions = {
   /**
@@ -26,10 +29,10 @@ export type QueryOptions = {
 
 export interface SqlExecutor {
   readonly dialect: Dialect;
-  all<T = Row>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
-  get<T = Row>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<T | undefined>;
+  all<T = Row>(text: string, params?: Params, options?: QueryOptions): Promise<T[]>;
+  get<T = Row>(text: string, params?: Params, options?: QueryOptions): Promise<T | undefined>;
   /** Runs a statement and returns the number of rows it changed. */
-  run(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<number>;
+  run(text: string, params?: Params, options?: QueryOptions): Promise<number>;
 }
 
 export interface Sql extends SqlExecutor {
@@ -57,6 +60,58 @@ export function fromDbTime(value: unknown): Date {
 
 export function fromDbTimeOrNull(value: unknown): Date | null {
   return value === null || value === undefined ? null : fromDbTime(value);
+}
+
+const namedStatements = new Map<string, { text: string; names: string[] }>();
+
+/**
+ * A statement with `:name` placeholders as one with `?` placeholders and the names in their order
+ * (a name may appear more than once). Quoted text and PostgreSQL's `::` casts are left alone.
+ */
+function toPositional(text: string): { text: string; names: string[] } {
+  const cached = namedStatements.get(text);
+  if (cached) return cached;
+  const names: string[] = [];
+  let converted = "";
+  let quote: string | null = null;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (quote) {
+      if (char === quote) quote = null;
+      converted += char;
+      continue;
+    }
+    if (char === "'" || char === '"') {
+      quote = char;
+      converted += char;
+      continue;
+    }
+    const name = char === ":" && text[index - 1] !== ":" && text[index + 1] !== ":" ? /^[A-Za-z_]\w*/.exec(text.slice(index + 1)) : null;
+    if (name) {
+      names.push(name[0]);
+      converted += "?";
+      index += name[0].length;
+    } else {
+      converted += char;
+    }
+  }
+  const statement = { text: converted, names };
+  namedStatements.set(text, statement);
+  return statement;
+}
+
+/** The statement and its values by position, whichever way they were given. */
+export function bindParams(text: string, params: Params = []): { text: string; values: readonly unknown[] } {
+  if (Array.isArray(params)) return { text, values: params };
+  const named = params as Readonly<Record<string, unknown>>;
+  const statement = toPositional(text);
+  return {
+    text: statement.text,
+    values: statement.names.map((name) => {
+      if (!(name in named)) throw new Error(`no value for :${name}`);
+      return named[name];
+    }),
+  };
 }
 
 export type OpenSqlOptions = {
@@ -108,7 +163,7 @@ class SqliteExecutor implements SqlExecutor {
   constructor(readonly db: Database.Database) {}
 
   isReadOnly(text: string): boolean {
-    return this.prepare(text).readonly;
+    return this.prepare(bindParams(text).text).readonly;
   }
 
   private prepare(text: string): Database.Statement {
@@ -120,28 +175,30 @@ class SqliteExecutor implements SqlExecutor {
     return statement;
   }
 
-  allSync<T>(text: string, params: readonly unknown[] = []): T[] {
+  allSync<T>(named: string, params?: Params): T[] {
+    const { text, values } = bindParams(named, params);
     const statement = this.prepare(text);
-    if (statement.reader) return statement.all(...bindSqlite(params)) as T[];
-    statement.run(...bindSqlite(params));
+    if (statement.reader) return statement.all(...bindSqlite(values)) as T[];
+    statement.run(...bindSqlite(values));
     return [];
   }
 
-  runSync(text: string, params: readonly unknown[] = []): number {
+  runSync(named: string, params?: Params): number {
+    const { text, values } = bindParams(named, params);
     const statement = this.prepare(text);
-    if (statement.reader) return statement.all(...bindSqlite(params)).length;
-    return statement.run(...bindSqlite(params)).changes;
+    if (statement.reader) return statement.all(...bindSqlite(values)).length;
+    return statement.run(...bindSqlite(values)).changes;
   }
 
-  async all<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]> {
+  async all<T = Row>(text: string, params?: Params): Promise<T[]> {
     return this.allSync<T>(text, params);
   }
 
-  async get<T = Row>(text: string, params?: readonly unknown[]): Promise<T | undefined> {
+  async get<T = Row>(text: string, params?: Params): Promise<T | undefined> {
     return this.allSync<T>(text, params)[0];
   }
 
-  async run(text: string, params?: readonly unknown[]): Promise<number> {
+  async run(text: string, params?: Params): Promise<number> {
     return this.runSync(text, params);
   }
 }
@@ -293,21 +350,22 @@ class PostgresExecutor implements SqlExecutor {
   readonly dialect = "postgres" as const;
   constructor(private readonly client: pg.Pool | pg.PoolClient) {}
 
-  private query(text: string, params: readonly unknown[], options: QueryOptions): Promise<pg.QueryResult> {
+  private query(named: string, params: Params, options: QueryOptions): Promise<pg.QueryResult> {
+    const { text, values } = bindParams(named, params);
     const converted = toPostgresPlaceholders(text);
     const name = options.prepared ? statementName(converted) : undefined;
-    return this.client.query({ name, text: converted, values: bindPostgres(params) });
+    return this.client.query({ name, text: converted, values: bindPostgres(values) });
   }
 
-  async all<T = Row>(text: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
+  async all<T = Row>(text: string, params: Params = [], options: QueryOptions = {}): Promise<T[]> {
     return (await this.query(text, params, options)).rows as T[];
   }
 
-  async get<T = Row>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<T | undefined> {
+  async get<T = Row>(text: string, params?: Params, options?: QueryOptions): Promise<T | undefined> {
     return (await this.all<T>(text, params, options))[0];
   }
 
-  async run(text: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<number> {
+  async run(text: string, params: Params = [], options: QueryOptions = {}): Promise<number> {
     return (await this.query(text, params, options)).rowCount ?? 0;
   }
 }

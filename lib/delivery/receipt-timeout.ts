@@ -94,7 +94,7 @@ async function sweepBatch(database: Sql, timeoutMs: number, batchSize: number, n
     // NOT EXISTS keeps a message whose parts fell into two batches to one event. CROSS JOIN keeps
     // SQLite's join order: the listed ids, then the message by its key (not the status index).
     const ids = valuesTable(
-      tx.dialect,
+      tx,
       ["text"],
       [...operatorOf.keys()].map((id) => [id]),
     );

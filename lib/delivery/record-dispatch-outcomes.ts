@@ -3,10 +3,11 @@
 // written). Per message: the status change, its parts, its webhook, and on retry or failure its
 // timeline event and refund. A write only lands while this dispatcher still holds the lease; a
 // message whose lease ran out belongs to whoever claimed it next. Acceptances, nearly every answer,
-// are written with one statement per batch and table; retries and failures one by one. On
-// PostgreSQL a batch of acceptances without webhooks is one statement, with no transaction around it.
-import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
-import { sql } from "@/lib/db/client";
+// are written with one statement per batch and table; retries and failures one by one. A batch of
+// acceptances without webhooks is written by the engine's delivery store its fastest way.
+import { SQL_STATUS } from "@/lib/model/message-status";
+import { timeOrderedUuid } from "@/lib/model/ids";
+import { getStores, type CarrierAcceptance } from "@/lib/db/stores";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { valuesTable } from "@/lib/db/batch-lists";
 import { insertRows } from "@/lib/db/insert-rows";
@@ -17,15 +18,14 @@ import { parseMessageRow } from "@/lib/messages/message-row";
 import type { ClaimedMessage } from "./claim-messages";
 import { describeAttempt } from "@/lib/messages/message-timeline";
 import { recordMessageEvent } from "./record-message-event";
-import { recordAcceptancesInOneStatement } from "./record-acceptances-in-one-statement";
 import { refundMessage } from "./refund-message";
 import { retryDelayMs, type RetryPolicy } from "./retry-policy";
 
 export type DispatchOutcome = { message: ClaimedMessage; owner: string; startedAt: Date; result: SubmitOutcome };
-export type Accepted = DispatchOutcome & { result: Extract<SubmitOutcome, { kind: "accepted" }> };
+type Accepted = DispatchOutcome & { result: Extract<SubmitOutcome, { kind: "accepted" }> };
 type Refused = DispatchOutcome & { result: Extract<SubmitOutcome, { kind: "rejected" }> };
 
-type Recorded = { operator: string; counter: "messagesDispatched" | "messagesFailed" | null };
+type Recorded = { id: string; counter: "messagesDispatched" | "messagesFailed" | null };
 
 const PART_COLUMNS = ["id", "messageId", "partNumber", "operator", "carrierMessageId", "status", "createdAt"] as const;
 
@@ -42,35 +42,36 @@ export async function recordDispatchOutcomes(
   policy: RetryPolicy,
 ): Promise<{ recorded: number; leaseLost: number }> {
   const now = new Date();
-  const recorded =
-    (await recordInOneStatement(outcomes, now)) ??
-    (await sql().transaction(async (tx) => {
-      const results = await recordAcceptances(tx, outcomes.filter(isAccepted), now);
-      for (const outcome of outcomes.filter(isRefused)) {
-        const result = await recordRefusal(tx, outcome, policy, now);
-        if (result) results.push(result);
-      }
-      return results;
-    }));
-  for (const { operator, counter } of recorded) if (counter) metrics()[counter].inc({ operator });
-  return { recorded: recorded.length, leaseLost: outcomes.length - recorded.length };
+  // What the transaction recorded of each message; the engine's one-step write records acceptances only.
+  const inTransaction = new Map<string, Recorded>();
+  const landed = await getStores().delivery.recordOutcomes(plainAcceptances(outcomes), now, async (tx) => {
+    const results = await recordAcceptances(tx, outcomes.filter(isAccepted), now);
+    for (const outcome of outcomes.filter(isRefused)) {
+      const result = await recordRefusal(tx, outcome, policy, now);
+      if (result) results.push(result);
+    }
+    for (const result of results) inTransaction.set(result.id, result);
+    return results.map((result) => result.id);
+  });
+  const operatorOf = new Map(outcomes.map(({ message }) => [message.id, message.operator]));
+  for (const id of landed) {
+    const { counter } = inTransaction.get(id) ?? { counter: "messagesDispatched" };
+    if (counter) metrics()[counter].inc({ operator: operatorOf.get(id)! });
+  }
+  return { recorded: landed.length, leaseLost: outcomes.length - landed.length };
 }
 
-/**
- * PostgreSQL, every message accepted and none with a webhook (the usual batch): one statement
- * (./record-acceptances-in-one-statement.ts). Null for any other batch, which takes the transaction.
- */
-async function recordInOneStatement(outcomes: DispatchOutcome[], now: Date): Promise<Recorded[] | null> {
-  const database = sql();
-  if (
-    database.dialect !== "postgres" ||
-    !outcomes.every((outcome): outcome is Accepted => isAccepted(outcome) && !outcome.message.webhookUrl)
-  )
-    return null;
-  const landed = await recordAcceptancesInOneStatement(database, outcomes, now);
-  return outcomes
-    .filter(({ message }) => landed.has(message.id))
-    .map(({ message }) => ({ operator: message.operator, counter: "messagesDispatched" }));
+/** Every answer an acceptance of a message without a webhook (the usual batch): the store may write it in one step. */
+function plainAcceptances(outcomes: DispatchOutcome[]): CarrierAcceptance[] | null {
+  if (!outcomes.every((outcome): outcome is Accepted => isAccepted(outcome) && !outcome.message.webhookUrl)) return null;
+  return outcomes.map(({ message, owner, startedAt, result }) => ({
+    messageId: message.id,
+    operator: message.operator,
+    owner,
+    startedAt,
+    response: result.response,
+    carrierMessageIds: result.carrierMessageIds,
+  }));
 }
 
 /** Parts are written only here, once per message (success is final), so they never collide. */
@@ -78,7 +79,7 @@ async function recordAcceptances(tx: SqlExecutor, outcomes: Accepted[], now: Dat
   if (outcomes.length === 0) return [];
   const at = toDbTime(now);
   const answers = valuesTable(
-    tx.dialect,
+    tx,
     ["text", "text", "text", "text", "timestamp"],
     outcomes.map(({ message, owner, result, startedAt }) => [
       message.id,
@@ -89,10 +90,10 @@ async function recordAcceptances(tx: SqlExecutor, outcomes: Accepted[], now: Dat
     ]),
   );
   const updated = await tx.all<{ id: string }>(
-    `UPDATE "Message" SET "status" = 'success', "operatorResponse" = v.column3, "carrierMessageId" = v.column4, "dispatchedAt" = v.column5,
+    `UPDATE "Message" SET "status" = ${SQL_STATUS.success}, "operatorResponse" = v.column3, "carrierMessageId" = v.column4, "dispatchedAt" = v.column5,
        "finishedAt" = ?, "lastError" = NULL, "updatedAt" = ?, "leaseOwner" = NULL, "leaseUntil" = NULL
      FROM ${answers.text}
-     WHERE "Message"."id" = v.column1 AND "Message"."leaseOwner" = v.column2 AND "Message"."status" = 'processing'
+     WHERE "Message"."id" = v.column1 AND "Message"."leaseOwner" = v.column2 AND "Message"."status" = ${SQL_STATUS.processing}
      RETURNING "Message"."id"`,
     [at, at, ...answers.params],
   );
@@ -117,7 +118,7 @@ async function recordAcceptances(tx: SqlExecutor, outcomes: Accepted[], now: Dat
     "message.success",
     now,
   );
-  return landed.map(({ message }) => ({ operator: message.operator, counter: "messagesDispatched" }));
+  return landed.map(({ message }) => ({ id: message.id, counter: "messagesDispatched" }));
 }
 
 async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPolicy, now: Date): Promise<Recorded | null> {
@@ -130,24 +131,25 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
     const row = await updateLeased(
       tx,
       outcome,
-      `"status" = 'enqueued', "attempts" = "attempts" - 1, "nextAttemptAt" = ?, "lastError" = ?, "updatedAt" = ?`,
+      `"status" = ${SQL_STATUS.enqueued}, "attempts" = "attempts" - 1, "nextAttemptAt" = ?, "lastError" = ?, "updatedAt" = ?`,
       [at, result.response, at],
     );
     if (!row) return null;
     await recordMessageEvent(tx, message.id, "retry", `not sent: ${result.response}; waits for the bind`, now);
-    return { operator: message.operator, counter: null };
+    return { id: message.id, counter: null };
   }
 
   if (result.temporary && message.attempts < policy.maxAttempts) {
     const delay = retryDelayMs(message.attempts, policy);
-    const row = await updateLeased(tx, outcome, `"status" = 'enqueued', "nextAttemptAt" = ?, "lastError" = ?, "updatedAt" = ?`, [
-      toDbTime(new Date(now.getTime() + delay)),
-      result.response,
-      at,
-    ]);
+    const row = await updateLeased(
+      tx,
+      outcome,
+      `"status" = ${SQL_STATUS.enqueued}, "nextAttemptAt" = ?, "lastError" = ?, "updatedAt" = ?`,
+      [toDbTime(new Date(now.getTime() + delay)), result.response, at],
+    );
     if (!row) return null;
     await recordMessageEvent(tx, message.id, "retry", `${attempt}: ${result.response}; next attempt in ${Math.ceil(delay / 1000)} s`, now);
-    return { operator: message.operator, counter: null };
+    return { id: message.id, counter: null };
   }
 
   // Failures are rare: written one by one, so the refund's event follows the failure's in the timeline.
@@ -155,14 +157,14 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
   const row = await updateLeased(
     tx,
     outcome,
-    `"status" = 'failed', "operatorResponse" = ?, "lastError" = ?, "dispatchedAt" = COALESCE("dispatchedAt", ?), "finishedAt" = ?, "updatedAt" = ?`,
+    `"status" = ${SQL_STATUS.failed}, "operatorResponse" = ?, "lastError" = ?, "dispatchedAt" = COALESCE("dispatchedAt", ?), "finishedAt" = ?, "updatedAt" = ?`,
     [result.carrierStatus === null ? message.operatorResponse : result.response, reason, toDbTime(startedAt), at, at],
   );
   if (!row) return null;
   await recordMessageEvent(tx, message.id, "failed", reason, now);
   await refundMessage(tx, message, "message failed at the carrier", now);
   if (row !== true) await enqueueWebhook(tx, parseMessageRow(row), "message.failed", now);
-  return { operator: message.operator, counter: "messagesFailed" };
+  return { id: message.id, counter: "messagesFailed" };
 }
 
 /**
@@ -175,7 +177,7 @@ async function updateLeased(
   set: string,
   params: unknown[],
 ): Promise<Record<string, unknown> | boolean> {
-  const text = `UPDATE "Message" SET ${set}, "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = ? AND "leaseOwner" = ? AND "status" = 'processing'`;
+  const text = `UPDATE "Message" SET ${set}, "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = ? AND "leaseOwner" = ? AND "status" = ${SQL_STATUS.processing}`;
   const values = [...params, message.id, owner];
   if (!message.webhookUrl) return (await tx.run(text, values)) > 0;
   return (await tx.get<Record<string, unknown>>(`${text} RETURNING *`, values)) ?? false;

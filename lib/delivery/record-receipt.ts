@@ -3,7 +3,8 @@
 // message failed with the stat as operator_response, and refunds it (docs/delivery.md, Refunds).
 // Intermediate states (ENROUTE, ACCEPTD, UNKNOWN) are noted on the part only. A repeated receipt
 // changes nothing.
-import { sql } from "@/lib/db/client";
+import { SQL_STATUS } from "@/lib/model/message-status";
+import { getStores, type DeliveredMessage, type PlainPartChange } from "@/lib/db/stores";
 import { fromDbTime, toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { inList, valuesTable } from "@/lib/db/batch-lists";
 import { metrics } from "@/lib/metrics";
@@ -12,7 +13,6 @@ import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/enqueue-webhook"
 import { parseMessageRow } from "@/lib/messages/message-row";
 import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
-import { recordDeliveriesInOneStatement, type PartDelivery } from "./record-deliveries-in-one-statement";
 import { acceptedAtOfId, receiptHours } from "./hour-stats";
 
 export type ReceiptMatch = "matched" | "unknown";
@@ -32,31 +32,34 @@ type PartChange = { part: Part; receipt: DeliveryReceipt; status: "delivered" | 
 
 /**
  * Records receipts in one transaction (the receipt handler group-commits them), one statement per
- * step for the whole batch: find the parts, change them, mark the messages they complete. On
- * PostgreSQL the usual batch takes one statement after the lookup (./record-deliveries-in-one-statement.ts).
+ * step for the whole batch: find the parts, change them, mark the messages they complete. The usual
+ * batch (deliveries or intermediate states of one-part messages without a webhook) the engine's
+ * delivery store may write in one step after the lookup.
  */
 export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMatch[]> {
   const now = new Date();
-  const { matches, counted } =
-    (await recordInOneStatement(entries, now)) ?? (await sql().transaction((tx) => recordInTransaction(tx, entries, now)));
+  const { matches, counted } = await getStores().delivery.recordReceipts(
+    (executor) => plainChanges(executor, entries),
+    now,
+    (tx) => recordInTransaction(tx, entries, now),
+  );
   for (const { operator, counter, delivered } of counted) {
     metrics()[counter].inc({ operator });
-    if (delivered && !isTest(delivered.test)) {
-      const acceptedAt = acceptedAtOfId(delivered.id);
-      const latencyMs = acceptedAt === null ? null : Math.max(0, now.getTime() - acceptedAt);
-      receiptHours(operator).delivered(latencyMs, now.getTime());
-      if (latencyMs !== null) metrics().receiptLatency.observe({ operator }, latencyMs / 1000);
-    }
+    if (delivered && !delivered.test) observeReceiptLatency(operator, delivered.id, now);
   }
   return matches;
 }
 
-function isTest(value: unknown): boolean {
-  return value === true || value === 1;
+/** The time from the carrier's acceptance (the part id's time) to the receipt, for the Carriers page and /metrics. */
+function observeReceiptLatency(operator: string, messageId: string, now: Date): void {
+  const acceptedAt = acceptedAtOfId(messageId);
+  const latencyMs = acceptedAt === null ? null : Math.max(0, now.getTime() - acceptedAt);
+  receiptHours(operator).delivered(latencyMs, now.getTime());
+  if (latencyMs !== null) metrics().receiptLatency.observe({ operator }, latencyMs / 1000);
 }
 
-/** delivered: the message a DELIVRD receipt completed (for the Carriers page's receipt latency). */
-type Counted = { operator: string; counter: Counter; delivered?: { id: string; test: unknown } };
+/** delivered: the message a DELIVRD receipt completed. */
+type Counted = { operator: string; counter: Counter; delivered?: { id: string; test: boolean } };
 type Recorded = { matches: ReceiptMatch[]; counted: Counted[] };
 
 async function recordInTransaction(tx: SqlExecutor, entries: ReceiptEntry[], now: Date): Promise<Recorded> {
@@ -72,24 +75,25 @@ async function recordInTransaction(tx: SqlExecutor, entries: ReceiptEntry[], now
 }
 
 /**
- * PostgreSQL, when every change is a delivery or an intermediate state of a one-part message
- * without a webhook (the usual batch): the parts and the messages in one statement. Null for any
- * other batch: the transaction reads the parts again and does the rest.
+ * The batch's changes when every one is a delivery or an intermediate state of a one-part message
+ * without a webhook; null for any other batch, which the transaction reads again and records.
  */
-async function recordInOneStatement(entries: ReceiptEntry[], now: Date): Promise<Recorded | null> {
-  const database = sql();
-  if (database.dialect !== "postgres") return null;
-  const { matches, changes } = planChanges(entries, await findParts(database, entries, { withMessage: true }));
-  const deliveries: PartDelivery[] = [];
+async function plainChanges(
+  executor: SqlExecutor,
+  entries: ReceiptEntry[],
+): Promise<{ changes: PlainPartChange[]; done: (delivered: DeliveredMessage[]) => Recorded } | null> {
+  const { matches, changes } = planChanges(entries, await findParts(executor, entries, { withMessage: true }));
+  const plain: PlainPartChange[] = [];
   for (const { part, receipt, status } of changes) {
-    if (status === "failed" || part.partCount !== 1 || part.webhookUrl) return null;
-    deliveries.push({ partId: part.id, status, stat: receipt.stat, err: receipt.err });
+    if (status === "failed" || Number(part.partCount) !== 1 || part.webhookUrl) return null;
+    plain.push({ partId: part.id, status, stat: receipt.stat, err: receipt.err });
   }
-  if (deliveries.length === 0) return { matches, counted: [] };
-  const delivered = await recordDeliveriesInOneStatement(database, deliveries, now);
   return {
-    matches,
-    counted: delivered.map(({ id, operator, test }) => ({ operator, counter: "messagesDelivered", delivered: { id, test } })),
+    changes: plain,
+    done: (delivered) => ({
+      matches,
+      counted: delivered.map(({ id, operator, test }) => ({ operator, counter: "messagesDelivered", delivered: { id, test } })),
+    }),
   };
 }
 
@@ -148,14 +152,12 @@ function createdAt(part: Part): number {
 }
 
 async function changeParts(tx: SqlExecutor, changes: PartChange[], now: Date): Promise<void> {
-  // Receipts of two parts of one message may be recorded at once by two processes: the message row
-  // locks, taken in one order, make the second see the first's part when it checks for completion.
-  if (tx.dialect === "postgres") {
-    const messages = inList([...new Set(changes.map(({ part }) => part.messageId))].sort());
-    await tx.run(`SELECT "id" FROM "Message" WHERE "id" IN ${messages.text} ORDER BY "id" FOR UPDATE`, messages.params);
-  }
+  await getStores().delivery.holdMessages(
+    tx,
+    changes.map(({ part }) => part.messageId),
+  );
   const rows = valuesTable(
-    tx.dialect,
+    tx,
     ["text", "text", "text", "text"],
     changes.map(({ part, receipt, status }) => [part.id, status, receipt.stat, receipt.err]),
   );
@@ -179,7 +181,7 @@ async function failMessage(
   const at = toDbTime(now);
   const reason = `receipt ${receipt.stat}${receipt.err ? ` err:${receipt.err}` : ""}`;
   const row = await tx.get(
-    `UPDATE "Message" SET "status" = 'failed', "operatorResponse" = ?, "lastError" = ?, "finishedAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "status" = 'success' RETURNING *`,
+    `UPDATE "Message" SET "status" = ${SQL_STATUS.failed}, "operatorResponse" = ?, "lastError" = ?, "finishedAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "status" = ${SQL_STATUS.success} RETURNING *`,
     [receipt.stat, reason, at, at, messageId],
   );
   if (!row) return null;
@@ -191,18 +193,22 @@ async function failMessage(
 }
 
 /** Only the messages no part of which is left without its DELIVRD receipt. */
-async function markDeliveredWhenComplete(tx: SqlExecutor, messageIds: string[], now: Date): Promise<Counted[]> {
+async function markDeliveredWhenComplete(
+  tx: SqlExecutor,
+  messageIds: string[],
+  now: Date,
+): Promise<Counted[]> {
   if (messageIds.length === 0) return [];
   const at = toDbTime(now);
   // Joined to a VALUES list, not `"id" IN (…)`: with IN, SQLite's planner walks the status index (every message in "success").
   const ids = valuesTable(
-    tx.dialect,
+    tx,
     ["text"],
     messageIds.map((id) => [id]),
   );
-  const rows = await tx.all<{ id: string; operator: string; webhookUrl: string | null; test: unknown }>(
+  const rows = await tx.all<{ id: string; operator: string; webhookUrl: string | null; test: boolean | number }>(
     `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? FROM ${ids.text}
-     WHERE "Message"."id" = v.column1 AND "Message"."status" = 'success' AND "Message"."deliveredAt" IS NULL
+     WHERE "Message"."id" = v.column1 AND "Message"."status" = ${SQL_STATUS.success} AND "Message"."deliveredAt" IS NULL
        AND NOT EXISTS (SELECT 1 FROM "MessagePart" WHERE "MessagePart"."messageId" = "Message"."id" AND "MessagePart"."status" <> 'delivered')
      RETURNING "Message"."id", "Message"."operator", "Message"."webhookUrl", "Message"."test"`,
     [at, at, ...ids.params],
@@ -213,5 +219,9 @@ async function markDeliveredWhenComplete(tx: SqlExecutor, messageIds: string[], 
     "message.delivered",
     now,
   );
-  return rows.map((row) => ({ operator: row.operator, counter: "messagesDelivered", delivered: { id: row.id, test: row.test } }));
+  return rows.map((row) => ({
+    operator: row.operator,
+    counter: "messagesDelivered",
+    delivered: { id: row.id, test: row.test === true || row.test === 1 },
+  }));
 }

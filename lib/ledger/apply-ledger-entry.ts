@@ -1,79 +1,21 @@
 // Every balance change goes through applyLedgerEntries inside a transaction: the account's balance
-// moves and ledger rows record it, together or not at all. The balance column is a cache of the
-// ledger's sum (checked by tests/integration/ledger.test.ts). Many entries of one account (a bulk
-// send's holds) cost one UPDATE and a few multi-row INSERTs, whatever their number.
-import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
-import { insertRows } from "@/lib/db/insert-rows";
+// moves and ledger rows record it, together or not at all (lib/db/stores/shared/ledger-rows.ts).
+import type { SqlExecutor } from "@/lib/db/sql";
+import { applyLedgerEntries } from "@/lib/db/stores/shared/ledger-rows";
+import type { AccountLedgerEntry } from "@/lib/model/ledger";
 
-export type LedgerKind = "credit" | "hold" | "release" | "adjustment";
+export { applyLedgerEntries } from "@/lib/db/stores/shared/ledger-rows";
+export type { AccountLedgerEntry, LedgerKind } from "@/lib/model/ledger";
 
-export type LedgerEntryInput = {
+export type LedgerEntryInput = AccountLedgerEntry & {
   accountId: string;
-  kind: LedgerKind;
-  /** Signed: negative takes money from the balance. */
-  amount: bigint;
-  messageId?: string | null;
-  bulkSendId?: string | null;
-  reason?: string;
-  actor: string;
   /** Refuse (return null) instead of letting the balance go below zero. */
   requireCover: boolean;
   at?: Date;
 };
 
-export type AccountLedgerEntry = Omit<LedgerEntryInput, "accountId" | "requireCover" | "at">;
-
-/** LedgerEntry columns of each entry's own, and those the entries of one call usually share. */
-const OWN_COLUMNS = ["amount", "balanceAfter", "messageId"] as const;
-const SHARED_COLUMNS = ["accountId", "kind", "bulkSendId", "reason", "actor", "createdAt"] as const;
-
-/** An entry's kind, bulk send, reason and actor: the shared columns but account and time. */
-function description(entry: AccountLedgerEntry): unknown[] {
-  return [entry.kind, entry.bulkSendId ?? null, entry.reason ?? "", entry.actor];
-}
-
 /** Returns the balance after the entry, or null when requireCover refused it (nothing changed). */
 export async function applyLedgerEntry(tx: SqlExecutor, entry: LedgerEntryInput): Promise<bigint | null> {
-  return applyLedgerEntries(tx, entry.accountId, [entry], { requireCover: entry.requireCover, at: entry.at });
-}
-
-/**
- * Applies entries of one account in order, all or none: with requireCover, refused (null, nothing
- * changed) when their sum would take the balance below zero. Returns the balance after the last.
- */
-export async function applyLedgerEntries(
-  tx: SqlExecutor,
-  accountId: string,
-  entries: readonly AccountLedgerEntry[],
-  options: { requireCover: boolean; at?: Date },
-): Promise<bigint | null> {
-  const now = toDbTime(options.at ?? new Date());
-  const total = entries.reduce((sum, entry) => sum + entry.amount, 0n);
-  const updated = await tx.get<{ balance: number | string }>(
-    options.requireCover
-      ? `UPDATE "Account" SET "balance" = "balance" + ?, "updatedAt" = ? WHERE "id" = ? AND "balance" + ? >= 0 RETURNING "balance"`
-      : `UPDATE "Account" SET "balance" = "balance" + ?, "updatedAt" = ? WHERE "id" = ? RETURNING "balance"`,
-    options.requireCover ? [total, now, accountId, total] : [total, now, accountId],
-    { prepared: true },
-  );
-  if (!updated) return null;
-  const finalBalance = BigInt(updated.balance);
-  let running = finalBalance - total;
-  const rows = entries.map((entry) => {
-    running += entry.amount;
-    return [entry.amount, running, entry.messageId ?? null];
-  });
-  // When every entry has one description (a bulk send's holds), it is bound once per statement.
-  const first = description(entries[0]);
-  if (entries.every((entry) => description(entry).every((value, index) => value === first[index]))) {
-    await insertRows(tx, "LedgerEntry", OWN_COLUMNS, rows, { columns: SHARED_COLUMNS, values: [accountId, ...first, now] });
-  } else {
-    await insertRows(
-      tx,
-      "LedgerEntry",
-      [...OWN_COLUMNS, ...SHARED_COLUMNS],
-      rows.map((row, index) => [...row, accountId, ...description(entries[index]), now]),
-    );
-  }
-  return finalBalance;
+  const { accountId, requireCover, at, ...own } = entry;
+  return applyLedgerEntries(tx, accountId, [own], { requireCover, at });
 }

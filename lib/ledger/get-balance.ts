@@ -1,5 +1,6 @@
 import { db, sql } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { HELD_STATUSES, statusList } from "@/lib/model/message-status";
 
 export type Balance = { available: bigint; held: bigint; currency: string };
 
@@ -8,7 +9,7 @@ export async function getBalance(accountId: string): Promise<Balance> {
   const account = await db().account.findUnique({ where: { id: accountId }, select: { balance: true, currency: true } });
   if (!account) throw AppError.notFound("Account");
   const held = await sql().get<{ held: number | string | null }>(
-    `SELECT COALESCE(SUM("charge"), 0) AS "held" FROM "Message" WHERE "accountId" = ? AND "test" = ? AND "status" IN ('created', 'enqueued', 'processing')`,
+    `SELECT COALESCE(SUM("charge"), 0) AS "held" FROM "Message" WHERE "accountId" = ? AND "test" = ? AND "status" IN ${statusList(HELD_STATUSES)}`,
     [accountId, false],
   );
   return { available: account.balance, held: BigInt(held?.held ?? 0), currency: account.currency };

@@ -16,9 +16,9 @@ import type { KeyMode } from "@/lib/keys/token";
 import { checkWebhookUrl, parseWebhookUrl } from "@/lib/webhooks/check-webhook-url";
 import { MAX_SEGMENTS, segmentMessage } from "./segments";
 import { parseMsisdn, type Recipient } from "./msisdn";
-import { commitSends, type AcceptedSend, type PreparedSend } from "./commit-sends";
+import { commitSends, type AcceptedSend, type IdempotencyRecord, type PreparedSend } from "./commit-sends";
 import { createGroupCommit } from "@/lib/db/group-commit";
-import { sql } from "@/lib/db/client";
+import { getStores } from "@/lib/db/stores";
 
 export type { AcceptedMessage, AcceptedSend } from "./commit-sends";
 
@@ -27,12 +27,6 @@ export const MAX_BULK_RECIPIENTS = 100_000;
 const MAX_LISTED_RECIPIENT_ERRORS = 100;
 /** Concurrent single sends committed in one transaction at most. */
 const MAX_SINGLE_SENDS_PER_COMMIT = 512;
-/**
- * PostgreSQL: this many send batches in flight at once, so one batch's inserts overlap another's
- * round trips (an account's row lock is held only from its ledger hold to COMMIT). SQLite has one
- * writer: one batch at a time.
- */
-const POSTGRES_CONCURRENT_SEND_BATCHES = 2;
 /** A longer body cannot fit MAX_SEGMENTS parts in either encoding (10 × 153 GSM-7 septets). */
 const MAX_BODY_LENGTH = MAX_SEGMENTS * 153;
 
@@ -52,10 +46,14 @@ export type AcceptMessagesInput = {
   mode: KeyMode;
   /** single: one recipient, errors name `to`; bulk: a BulkSend row, errors name `to[i]`. */
   kind: "single" | "bulk";
+  /** The request's Idempotency-Key: its record is written with the send, or not at all. */
+  idempotency?: IdempotencyRecord | null;
 };
 
-const commitSingleSend = createGroupCommit<PreparedSend, AcceptedSend>(commitSends, MAX_SINGLE_SENDS_PER_COMMIT, () =>
-  sql().dialect === "postgres" ? POSTGRES_CONCURRENT_SEND_BATCHES : 1,
+const commitSingleSend = createGroupCommit<PreparedSend, AcceptedSend>(
+  commitSends,
+  MAX_SINGLE_SENDS_PER_COMMIT,
+  () => getStores().messages.concurrentSendBatches,
 );
 
 export async function acceptMessages(input: AcceptMessagesInput): Promise<AcceptedSend> {
@@ -100,6 +98,7 @@ function prepareSend(input: AcceptMessagesInput): PreparedSend {
     userId: input.userId ?? null,
     test: input.mode === "test",
     bulk: input.kind === "bulk",
+    idempotency: input.idempotency ?? null,
   };
 }
 

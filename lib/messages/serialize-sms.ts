@@ -3,12 +3,13 @@
 // nothing unlisted can leak. SmsSource: any message record with these fields (a Prisma Message, an
 // AcceptedMessage).
 import { z } from "zod";
+import { MessageStatus } from "@/lib/model/message-status";
 import type { Message } from "@/lib/db/generated/sqlite";
 import { operatorSchema } from "@/lib/carriers/operators";
 
 const timestamp = z.iso.datetime({ offset: true });
 
-export const messageStatusSchema = z.enum(["created", "enqueued", "processing", "success", "failed"]);
+export const messageStatusSchema = z.enum(MessageStatus);
 
 export const smsSchema = z
   .object({

@@ -1,10 +1,11 @@
 // Per-carrier price of one segment: an account's override, else the platform default.
 import { db, sql } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { operators, type Operator } from "@/lib/carriers/operators";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import type { Operator } from "@/lib/carriers/operators";
+import { DEFAULT_SCOPE, resolveRates } from "@/lib/model/rates";
 
-export const DEFAULT_SCOPE = "default";
+export { DEFAULT_SCOPE, resolveRates, type RateRow } from "@/lib/model/rates";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
 /** Seed values for a fresh platform, in ten-thousandths of a currency unit per segment. */
 export const defaultRates: Record<Operator, bigint> = { econet: 350n, netone: 300n, telecel: 320n };
@@ -42,25 +43,13 @@ export async function setRate(input: {
  * priced. Raw SQL: read on every group-committed send batch, where a Prisma query's CPU shows.
  */
 export async function getAccountRates(accountId: string): Promise<Record<Operator, bigint>> {
-  const rows = await sql().all<RateRow>(
+  const rows = await sql().all<{ scope: string; operator: string; pricePerSegment: number | string }>(
     `SELECT "scope", "operator", "pricePerSegment" FROM "Rate" WHERE "scope" IN (?, ?)`,
     [DEFAULT_SCOPE, accountId],
     { prepared: true },
   );
-  return resolveRates(rows, accountId);
-}
-
-export type RateRow = { scope: string; operator: string; pricePerSegment: number | string };
-
-/** From the default and the account's own rate rows: the account's rate of each carrier, else the default. */
-export function resolveRates(rows: readonly RateRow[], accountId: string): Record<Operator, bigint> {
-  const rates = {} as Record<Operator, bigint>;
-  for (const operator of operators) {
-    const row =
-      rows.find((rate) => rate.scope === accountId && rate.operator === operator) ??
-      rows.find((rate) => rate.scope === DEFAULT_SCOPE && rate.operator === operator);
-    if (!row) throw new AppError("INTERNAL", `No rate is configured for ${operator}`);
-    rates[operator] = BigInt(row.pricePerSegment);
-  }
-  return rates;
+  return resolveRates(
+    rows.map((row) => ({ ...row, pricePerSegment: BigInt(row.pricePerSegment) })),
+    accountId,
+  );
 }

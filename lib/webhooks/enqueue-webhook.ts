@@ -1,7 +1,7 @@
 // A status change of a message with a webhook_url creates one WebhookDelivery row, in the
 // transaction of the change (so an event is never lost nor doubled: unique messageId + eventType).
 // The payload is fixed at that moment: { type, timestamp, data: <Sms object as GET /api/v1/sms/{id}> }.
-import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
+import { timeOrderedUuid } from "@/lib/model/ids";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { inList } from "@/lib/db/batch-lists";
 import { serializeSms } from "@/lib/messages/serialize-sms";

@@ -1,13 +1,25 @@
 // Idempotency-Key on the send endpoints, over HTTP: a replay is the first response byte for byte and
 // charges nothing again; a different request under the same key is refused; concurrent duplicates
 // charge once; failed requests do not consume the key; keys are per account and expire after 24 h.
+// The key's record is written in the transaction of the send it guards: a send rolled back, or
+// killed before its commit, leaves the key free for a retry at once.
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db, sql } from "@/lib/db/client";
 import { creditBalance } from "@/lib/ledger/credit-balance";
-import { expectKitError, expectLegacyError, seedAccount, useApiServer, type SeededAccount } from "../helpers/api-test-server";
+import {
+  callApi,
+  expectKitError,
+  expectLegacyError,
+  seedAccount,
+  startApiServer,
+  useApiServer,
+  type SeededAccount,
+} from "../helpers/api-test-server";
+import { testDatabaseKind } from "../helpers/test-database";
 
-const { api } = useApiServer({ RATE_LIMIT_PER_SECOND: "100000" });
+const SERVER_ENV = { RATE_LIMIT_PER_SECOND: "100000" };
+const { api, database } = useApiServer(SERVER_ENV);
 
 const SINGLE = { to: "+263771234567", message: "Pay day", from: "ACME" };
 const BULK = { to: ["+263771234567", "+263711234567"], message: "Pay day", from: "ACME" };
@@ -159,4 +171,91 @@ describe("Idempotency-Key", () => {
     expect(call.body.message).toBe("Invalid Idempotency-Key");
     expect(await state(account)).toEqual(before);
   });
+});
+
+describe("Idempotency-Key kept with the send", () => {
+  /** Makes every ledger row of the account's key fail inside the send's transaction, through the database. */
+  async function refuseHolds(account: SeededAccount): Promise<() => Promise<void>> {
+    const actor = `key:${account.keyId}`;
+    if (testDatabaseKind() === "sqlite") {
+      await sql().exec(
+        `CREATE TRIGGER "refuse_holds" BEFORE INSERT ON "LedgerEntry" WHEN NEW."actor" = '${actor}' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+      );
+      return () => sql().exec(`DROP TRIGGER "refuse_holds"`);
+    }
+    await sql().exec(
+      `CREATE FUNCTION "refuse_holds"() RETURNS trigger AS $$ BEGIN
+         IF NEW."actor" = '${actor}' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql;
+       CREATE TRIGGER "refuse_holds" BEFORE INSERT ON "LedgerEntry" FOR EACH ROW EXECUTE FUNCTION "refuse_holds"()`,
+    );
+    return () => sql().exec(`DROP TRIGGER "refuse_holds" ON "LedgerEntry"; DROP FUNCTION "refuse_holds"()`);
+  }
+
+  it.each([
+    ["/api/v1/sms", SINGLE, 1],
+    ["/api/v1/sms/bulk", BULK, 2],
+  ])("POST %s: a send rolled back leaves the key free; the retry runs at once and is then replayed", async (path, body, perSend) => {
+    const account = await seedAccount();
+    const before = await state(account);
+    const key = crypto.randomUUID();
+    const allowHolds = await refuseHolds(account);
+    let failed;
+    try {
+      failed = await post(account, path, body, key);
+    } finally {
+      await allowHolds();
+    }
+    expect(failed.status).toBe(500);
+    expect(await state(account)).toEqual(before);
+    expect(await db().idempotencyKey.count({ where: { accountId: account.accountId, key } })).toBe(0);
+
+    const retried = await post(account, path, body, key);
+    expect(retried.status).toBe(202);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+    const replayed = await post(account, path, body, key);
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    expect(replayed.text).toBe(retried.text);
+    expect((await state(account)).messages).toBe(before.messages + perSend);
+  });
+
+  it.skipIf(testDatabaseKind() !== "postgres")(
+    "a server killed while its send is inside the transaction leaves the key free: the retry on another server runs at once",
+    async () => {
+      const account = await seedAccount();
+      const before = await state(account);
+      const key = crypto.randomUUID();
+      // The send's first ledger row stalls its transaction (after its key's record is written) until
+      // the test ends that backend.
+      await sql().exec(
+        `CREATE FUNCTION "stall_holds"() RETURNS trigger AS $$ BEGIN
+           IF NEW."actor" = 'key:${account.keyId}' THEN PERFORM pg_sleep(3600); END IF; RETURN NEW; END $$ LANGUAGE plpgsql;
+         CREATE TRIGGER "stall_holds" BEFORE INSERT ON "LedgerEntry" FOR EACH ROW EXECUTE FUNCTION "stall_holds"()`,
+      );
+      const doomed = await startApiServer(database(), SERVER_ENV);
+      try {
+        const request = callApi(doomed.url, "POST", "/api/v1/sms/bulk", {
+          token: account.token,
+          body: BULK,
+          headers: { "idempotency-key": key },
+        }).catch(() => null);
+        const stalled = `SELECT "pid" FROM pg_stat_activity WHERE "datname" = current_database() AND "wait_event" = 'PgSleep'`;
+        while ((await sql().all(stalled)).length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        await doomed.kill();
+        expect(await request).toBeNull();
+        // A backend notices its client is gone only when it next reads from it: end the stalled one.
+        await sql().all(`SELECT pg_terminate_backend("pid") FROM (${stalled}) AS s`);
+      } finally {
+        await doomed.kill();
+        await sql().exec(`DROP TRIGGER "stall_holds" ON "LedgerEntry"; DROP FUNCTION "stall_holds"()`);
+      }
+
+      const retried = await post(account, "/api/v1/sms/bulk", BULK, key);
+      expect(retried.status).toBe(202);
+      expect(retried.headers.get("idempotent-replayed")).toBeNull();
+      expect((await post(account, "/api/v1/sms/bulk", BULK, key)).text).toBe(retried.text);
+      const after = await state(account);
+      expect(after.messages).toBe(before.messages + 2);
+      expect(after.balance).toBe(before.balance - 350n - 300n);
+    },
+  );
 });

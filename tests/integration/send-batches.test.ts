@@ -1,13 +1,13 @@
 // A group-committed batch of single sends, as one account sends them: every message and hold lands
 // with its own balance after it, and a key revoked or a balance spent while the batch is being
 // written refuses what it must and writes nothing for it. On PostgreSQL such a batch is written by
-// one statement (lib/messages/write-sends-in-one-statement.ts); these hold on both engines.
-import crypto from "node:crypto";
+// one statement (lib/db/stores/postgres/message-store.ts); these hold on both engines.
 import { describe, expect, it } from "vitest";
 import { db, sql } from "@/lib/db/client";
-import { toDbTime } from "@/lib/db/sql";
 import { acceptMessages, type AcceptMessagesInput } from "@/lib/messages/accept-messages";
-import { writeSendsInOneStatement, type OneStatementMessage } from "@/lib/messages/write-sends-in-one-statement";
+import { writeSendsInOneStatement } from "@/lib/db/stores/postgres/message-store";
+import { priceSend } from "@/lib/messages/commit-sends";
+import type { PreparedSend, PriceSend } from "@/lib/model/sends";
 import { AppError } from "@/lib/errors";
 import { seedAccount, type SeededAccount } from "../helpers/api-test-server";
 import { testDatabaseKind, useTestDatabase } from "../helpers/test-database";
@@ -93,34 +93,32 @@ describe("a batch of single sends of one account", () => {
       const account = await seedAccount({ balance: 1_000n });
       await acceptMessages(singleSend(account, "+263773333333"));
       const before = { messages: await db().message.count(), holds: (await ledgerOf(account.accountId)).length };
-      const message = (): OneStatementMessage => ({
-        id: crypto.randomUUID(),
-        to: "+263773333333",
-        operator: "econet",
-        charge: ECONET,
-        body: "direct",
-        senderId: "ACME",
-        segments: 1,
-        encoding: "gsm7",
-        webhookUrl: null,
-      });
-      const batch = (messages: OneStatementMessage[]) => ({
+      const send = (recipients: number): PreparedSend => ({
         accountId: account.accountId,
-        currency: "USD",
-        at: toDbTime(new Date()),
-        sends: [{ apiKeyId: account.keyId, userId: null, actor: `key:${account.keyId}`, messages }],
+        senderName: "ACME",
+        body: "direct",
+        encoding: "gsm7",
+        segments: 1,
+        recipients: Array.from({ length: recipients }, () => ({ to: "+263773333333", operator: "econet" as const })),
+        webhookUrl: null,
+        actor: `key:${account.keyId}`,
+        apiKeyId: account.keyId,
+        userId: null,
+        test: false,
+        bulk: false,
       });
+      // Priced against a balance read before it was spent: the statement checks it again at the row lock.
+      const staleRead: PriceSend = (prepared, sendingAccount, now) => priceSend(prepared, { ...sendingAccount, balance: 1_000_000n }, now);
       // Three more messages of the same price: 1,050 against the 650 left.
-      const tooMany = [message(), message(), message()];
-      expect(await writeSendsInOneStatement(sql(), batch(tooMany))).toBe(false);
+      expect(await writeSendsInOneStatement(sql(), [send(3)], staleRead)).toBeNull();
       await db().apiKey.update({ where: { id: account.keyId }, data: { active: false } });
-      expect(await writeSendsInOneStatement(sql(), batch(tooMany.slice(0, 1)))).toBe(false);
+      expect(await writeSendsInOneStatement(sql(), [send(1)], staleRead)).toBeNull();
       expect(await db().message.count()).toBe(before.messages);
       expect((await ledgerOf(account.accountId)).length).toBe(before.holds);
       expect((await db().account.findUniqueOrThrow({ where: { id: account.accountId } })).balance).toBe(1_000n - ECONET);
 
       await db().apiKey.update({ where: { id: account.keyId }, data: { active: true } });
-      expect(await writeSendsInOneStatement(sql(), batch(tooMany.slice(0, 1)))).toBe(true);
+      expect(await writeSendsInOneStatement(sql(), [send(1)], priceSend)).toHaveLength(1);
       expect((await db().account.findUniqueOrThrow({ where: { id: account.accountId } })).balance).toBe(1_000n - 2n * ECONET);
     },
   );

@@ -219,6 +219,25 @@ describe("GET /api/v1/sms/{id}", () => {
     expect((await api("GET", `/api/v1/sms/${theirs.body.id}`, { token: other.token })).status).toBe(200);
   });
 
+  it("404 legacy err_not_found for a message of the other mode: test keys read test messages, live keys live ones", async () => {
+    const testKey = await createApiKey({ accountId: acme.accountId, name: "test reader", mode: "test", actor: "test" });
+    const live = await send(acme.token, { to: "+263771234567", message: "Live", from: "ACME" });
+    const test = await send(testKey.token, { to: "+263771234567", message: "Test", from: "ACME" });
+    const unknown = await api("GET", "/api/v1/sms/7d444840-9dc0-11d1-b245-5ffdce74fad2", { token: acme.token });
+
+    const liveByTest = await api("GET", `/api/v1/sms/${live.body.id}`, { token: testKey.token });
+    const testByLive = await api("GET", `/api/v1/sms/${test.body.id}`, { token: acme.token });
+    expectLegacyError(liveByTest, 404, "err_not_found");
+    expectLegacyError(testByLive, 404, "err_not_found");
+    expect(liveByTest.text).toBe(unknown.text);
+    expect(testByLive.text).toBe(unknown.text);
+    expect(liveByTest.text).not.toContain("Live");
+
+    // Each mode reads its own.
+    expect((await api("GET", `/api/v1/sms/${live.body.id}`, { token: acme.token })).body.data.message).toBe("Live");
+    expect((await api("GET", `/api/v1/sms/${test.body.id}`, { token: testKey.token })).body.data.message).toBe("Test");
+  });
+
   it("401 kit without a key", async () => {
     expectKitError(await api("GET", "/api/v1/sms/7d444840-9dc0-11d1-b245-5ffdce74fad2"), 401, "UNAUTHORIZED");
   });

@@ -14,10 +14,10 @@ describe("batch lists", () => {
       ["m2", null],
       ["m3", "2026-01-01T00:00:01.000+00:00"],
     ];
-    const sqlite = valuesTable("sqlite", ["text", "timestamp"], rows);
+    const sqlite = valuesTable({ dialect: "sqlite" }, ["text", "timestamp"], rows);
     expect(sqlite.text).toBe("(VALUES (?, ?), (?, ?), (?, ?), (?, ?)) AS v");
     expect(sqlite.params).toEqual([...rows.flat(), ...rows[2]]);
-    const postgres = valuesTable("postgres", ["text", "timestamp"], rows.slice(0, 1));
+    const postgres = valuesTable({ dialect: "postgres" }, ["text", "timestamp"], rows.slice(0, 1));
     expect(postgres.text).toBe("(VALUES (CAST(? AS TEXT), CAST(? AS TIMESTAMP(3)))) AS v");
   });
 
@@ -25,7 +25,7 @@ describe("batch lists", () => {
     expect(() => inList([])).toThrow(RangeError);
     expect(() =>
       valuesTable(
-        "sqlite",
+        { dialect: "sqlite" },
         ["text"],
         Array.from({ length: 4097 }, (_, index) => [String(index)]),
       ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
+import { timeOrderedUuid } from "@/lib/model/ids";
 import { acceptedAtOfId, HourStats, latencyQuantileMs, mergeMinutes, MinuteCounter } from "@/lib/delivery/hour-stats";
 
 const MINUTE = 60_000;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { isAwaitingUpdate } from "@/lib/dashboard/message-state";
 import { describeReceiptTimeout, partIdBound } from "@/lib/delivery/receipt-timeout";
-import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
+import { timeOrderedUuid } from "@/lib/model/ids";
 
 describe("receipt timeout", () => {
   it("puts every id made before the cutoff below its bound and every id made from it on above", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { timeOrderedUuid } from "@/lib/messages/time-ordered-uuid";
+import { timeOrderedUuid } from "@/lib/model/ids";
 
 describe("timeOrderedUuid", () => {
   it("makes valid, unique version-7 UUIDs in creation order, even thousands per millisecond", () => {

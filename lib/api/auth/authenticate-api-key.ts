@@ -99,7 +99,7 @@ async function readActiveKey(tokenHash: string, now: number): Promise<KeyRecord 
      FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId" WHERE k."tokenHash" = ?`,
     [tokenHash],
   );
-  if (!row || !isApiKeyUsable(row, now)) return undefined;
+  if (!row || !isApiKeyUsable({ active: Boolean(row.active), expiresAt: fromDbTimeOrNull(row.expiresAt) }, now)) return undefined;
   return {
     keyId: row.id,
     accountId: row.accountId,

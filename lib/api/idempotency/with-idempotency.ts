@@ -1,9 +1,13 @@
 // `Idempotency-Key` for the POST endpoints that create things (single send, bulk send, key creation).
-// Export: withIdempotency(handler), to wrap inside withApiKey: withApiKey(withIdempotency(handler)).
+// Exports, to wrap inside withApiKey: withApiKey(withIdempotency(handler)):
+// - withIdempotencyKeptWithWork(handler), the sends: the key's record is written in the very
+//   transaction that writes the send (lib/db/stores), with the answer it replays. A request that
+//   dies before its commit leaves no record, so its retry runs at once; one that committed replays.
+//   A duplicate running alongside waits for the first's commit at the record and replays its answer.
+// - withIdempotency(handler), key creation: the (account, key) row is claimed first (its primary key
+//   is the lock), the handler runs, and a 2xx response is stored; any other outcome releases the
+//   key, since nothing was done and the same request may be retried (e.g. after a top-up).
 // - No header: the handler runs as usual.
-// - A new key: the (account, key) row is claimed first (its primary key is the lock), the handler
-//   runs, and a 2xx response is stored; any other outcome releases the key, since nothing was done
-//   and the same request may be retried (e.g. after a top-up).
 // - The same key and the same request (method, path, body) within 24 hours: the stored response is
 //   replayed, status and body byte for byte, with `Idempotent-Replayed: true`; nothing runs again.
 // - The same key with a different request: IDEMPOTENCY_MISMATCH (422). While the first request is
@@ -15,6 +19,7 @@ import { sql } from "@/lib/db/client";
 import { fromDbTime, toDbTime } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
+import { IdempotencyKeyTakenError, type AcceptedSend, type IdempotencyRecord } from "@/lib/messages/commit-sends";
 import type { AuthedContext } from "@/lib/api/auth/with-api-key";
 import { confirmApiKey } from "@/lib/api/auth/authenticate-api-key";
 import { ApiResponse, bodyText } from "@/lib/api/respond";
@@ -29,27 +34,92 @@ const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 type StoredResponse = { requestHash: string; responseStatus: number; responseBody: string; createdAt: unknown; expiresAt: unknown };
 type AuthedHandler = (context: AuthedContext) => Promise<ApiResponse>;
 
+/** The request's Idempotency-Key, for a handler whose work writes its record. */
+export type IdempotencyClaim = { key: string; requestHash: string; keptForMs: number };
+export type IdempotentContext = AuthedContext & { idempotency: IdempotencyClaim | null };
+type IdempotentHandler = (context: IdempotentContext) => Promise<ApiResponse>;
+
 let lastPurge = 0;
+
+/** The request's Idempotency-Key, null without one; a malformed one is refused. */
+function idempotencyKeyOf(context: AuthedContext): string | null {
+  const key = context.headers.get("idempotency-key");
+  if (key === null) return null;
+  if (!KEY_PATTERN.test(key)) {
+    throw new AppError("BAD_REQUEST", "Invalid Idempotency-Key", {
+      description: "The Idempotency-Key header must be 1-255 visible ASCII characters (a UUID is a good choice)",
+    });
+  }
+  purgeExpiredKeys();
+  return key;
+}
+
+export function withIdempotencyKeptWithWork(handler: IdempotentHandler): AuthedHandler {
+  return async (context) => {
+    const key = idempotencyKeyOf(context);
+    if (key === null) return handler({ ...context, idempotency: null });
+    const accountId = context.auth.accountId;
+    const requestHash = hashRequest(context);
+    const stored = await readStored(accountId, key, new Date());
+    if (stored) return replayConfirmed(context, stored, requestHash);
+    try {
+      return await handler({ ...context, idempotency: { key, requestHash, keptForMs: IDEMPOTENCY_TTL_MS } });
+    } catch (error) {
+      if (!(error instanceof IdempotencyKeyTakenError)) throw error;
+      // Another request with this key committed first: its answer is this one's.
+      const taken = await readStored(accountId, key, new Date());
+      if (!taken) throw inProgressError();
+      return replayConfirmed(context, taken, requestHash);
+    }
+  };
+}
+
+/**
+ * The key's record a send writes with itself, and the answer: made once, from what was accepted,
+ * inside the send's transaction when there is a key, and returned as it was stored.
+ */
+export function answerKeptWithWork(
+  context: IdempotentContext,
+  build: (send: AcceptedSend) => ApiResponse,
+): { record: IdempotencyRecord | null; respond: (send: AcceptedSend) => ApiResponse } {
+  if (!context.idempotency) return { record: null, respond: build };
+  let stored: ApiResponse | undefined;
+  const record: IdempotencyRecord = {
+    ...context.idempotency,
+    response: (send) => {
+      const response = build(send);
+      // A body of chunks is read once: the stored text is what the first answer sends too.
+      const body = bodyText(response);
+      stored = new ApiResponse(response.status, body, response.headers);
+      return { status: response.status, body };
+    },
+  };
+  return { record, respond: (send) => stored ?? build(send) };
+}
+
+async function readStored(accountId: string, key: string, now: Date): Promise<StoredResponse | undefined> {
+  const row = await sql().get<StoredResponse>(
+    `SELECT "requestHash", "responseStatus", "responseBody", "createdAt", "expiresAt" FROM "IdempotencyKey" WHERE "accountId" = ? AND "key" = ?`,
+    [accountId, key],
+  );
+  return row && fromDbTime(row.expiresAt).getTime() > now.getTime() ? row : undefined;
+}
+
+async function replayConfirmed(context: AuthedContext, stored: StoredResponse, requestHash: string): Promise<ApiResponse> {
+  const replayed = replay(stored, requestHash);
+  // A replay runs no handler that would re-check a key from the cache (see withApiKey): confirm it.
+  await confirmApiKey(context.auth);
+  return replayed;
+}
 
 export function withIdempotency(handler: AuthedHandler): AuthedHandler {
   return async (context) => {
-    const key = context.headers.get("idempotency-key");
+    const key = idempotencyKeyOf(context);
     if (key === null) return handler(context);
-    if (!KEY_PATTERN.test(key)) {
-      throw new AppError("BAD_REQUEST", "Invalid Idempotency-Key", {
-        description: "The Idempotency-Key header must be 1-255 visible ASCII characters (a UUID is a good choice)",
-      });
-    }
-    purgeExpiredKeys();
     const accountId = context.auth.accountId;
     const requestHash = hashRequest(context);
     const stored = await claimKey(accountId, key, requestHash);
-    if (stored) {
-      const replayed = replay(stored, requestHash);
-      // A replay runs no handler that would re-check a key from the cache (see withApiKey): confirm it.
-      await confirmApiKey(context.auth);
-      return replayed;
-    }
+    if (stored) return replayConfirmed(context, stored, requestHash);
 
     let response: ApiResponse;
     try {
@@ -120,15 +190,17 @@ function replay(stored: StoredResponse, requestHash: string): ApiResponse {
         "The first request with this Idempotency-Key stopped before it answered (the server was interrupted); whether it took effect is unknown. Look up your messages and balance before sending again, with a new Idempotency-Key",
     });
   }
-  if (stored.responseStatus === IN_PROGRESS) {
-    throw new AppError("CONFLICT", "A request with this Idempotency-Key is in progress", {
-      description: "The first request with this Idempotency-Key has not finished; retry shortly to get its response",
-      retryAfterSeconds: 1,
-    });
-  }
+  if (stored.responseStatus === IN_PROGRESS) throw inProgressError();
   return new ApiResponse(stored.responseStatus, stored.responseBody, {
     "content-type": "application/json; charset=utf-8",
     "idempotent-replayed": "true",
+  });
+}
+
+function inProgressError(): AppError {
+  return new AppError("CONFLICT", "A request with this Idempotency-Key is in progress", {
+    description: "The first request with this Idempotency-Key has not finished; retry shortly to get its response",
+    retryAfterSeconds: 1,
   });
 }
 

@@ -4,8 +4,9 @@ import { type ApiResponse, envelope, json, streamedEnvelope } from "@/lib/api/re
 import { AppError } from "@/lib/errors";
 import { keyActor, withApiKey, type AuthedContext } from "@/lib/api/auth/with-api-key";
 import { parseJsonRequest, parseUuid } from "@/lib/api/parse-request";
-import { withIdempotency } from "@/lib/api/idempotency/with-idempotency";
+import { answerKeptWithWork, withIdempotencyKeptWithWork, type IdempotentContext } from "@/lib/api/idempotency/with-idempotency";
 import { acceptMessages } from "@/lib/messages/accept-messages";
+import type { IdempotencyRecord } from "@/lib/messages/commit-sends";
 import { getMessageForApiKey } from "@/lib/messages/get-message";
 import { sendBulkSmsRequestSchema, sendSmsRequestSchema, type SendBulkSmsRequest } from "./sms-schemas";
 import { serializeBulkResult } from "./serialize-bulk-result";
@@ -17,9 +18,10 @@ export const SMS_RETRIEVED = "SMS retrieved successfully";
 export const BULK_ACCEPTED = "Bulk SMS accepted";
 
 /** Both sends: the request's fields, as the key's account and actor, through the one accept function. */
-function accept(context: AuthedContext, request: SendBulkSmsRequest, kind: "single" | "bulk") {
+function accept(context: AuthedContext, request: SendBulkSmsRequest, kind: "single" | "bulk", idempotency: IdempotencyRecord | null) {
   const { keyId, accountId, mode } = context.auth;
   return acceptMessages({
+    idempotency,
     accountId,
     apiKeyId: keyId,
     actor: keyActor(context.auth),
@@ -32,15 +34,16 @@ function accept(context: AuthedContext, request: SendBulkSmsRequest, kind: "sing
   });
 }
 
-async function sendSms(context: AuthedContext): Promise<ApiResponse> {
+async function sendSms(context: IdempotentContext): Promise<ApiResponse> {
   const request = parseJsonRequest(context, sendSmsRequestSchema);
-  const send = await accept(context, { ...request, to: [request.to] }, "single");
-  return json(202, serializeSms(send.messages[0]));
+  const answer = answerKeptWithWork(context, (send) => json(202, serializeSms(send.messages[0])));
+  return answer.respond(await accept(context, { ...request, to: [request.to] }, "single", answer.record));
 }
 
-async function sendBulkSms(context: AuthedContext): Promise<ApiResponse> {
-  const send = await accept(context, parseJsonRequest(context, sendBulkSmsRequestSchema), "bulk");
-  return streamedEnvelope(202, BULK_ACCEPTED, serializeBulkResult(send));
+async function sendBulkSms(context: IdempotentContext): Promise<ApiResponse> {
+  const request = parseJsonRequest(context, sendBulkSmsRequestSchema);
+  const answer = answerKeptWithWork(context, (send) => streamedEnvelope(202, BULK_ACCEPTED, serializeBulkResult(send)));
+  return answer.respond(await accept(context, request, "bulk", answer.record));
 }
 
 async function getSms(context: AuthedContext): Promise<ApiResponse> {
@@ -60,13 +63,13 @@ async function getSms(context: AuthedContext): Promise<ApiResponse> {
 const keyRechecked = { keyRecheckedByHandler: true };
 
 export const smsRoutes: ApiRoute[] = [
-  { method: "POST", path: "/api/v1/sms", errorShape: "legacy", handler: withApiKey(withIdempotency(sendSms), keyRechecked) },
+  { method: "POST", path: "/api/v1/sms", errorShape: "legacy", handler: withApiKey(withIdempotencyKeptWithWork(sendSms), keyRechecked) },
   {
     method: "POST",
     path: "/api/v1/sms/bulk",
     errorShape: "kit",
     bodyLimit: BULK_BODY_LIMIT,
-    handler: withApiKey(withIdempotency(sendBulkSms), keyRechecked),
+    handler: withApiKey(withIdempotencyKeptWithWork(sendBulkSms), keyRechecked),
   },
   { method: "GET", path: "/api/v1/sms/:id", errorShape: "legacy", handler: withApiKey(getSms, keyRechecked) },
 ];

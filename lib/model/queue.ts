@@ -1,0 +1,31 @@
+// What the queues hand out: messages claimed for dispatch and webhook deliveries claimed for sending.
+
+/** What the dispatcher needs of a claimed message: the submit, the attempt's description, the refund and the webhook. */
+export type ClaimedMessage = {
+  id: string;
+  accountId: string;
+  to: string;
+  body: string;
+  senderId: string;
+  operator: string;
+  test: boolean;
+  attempts: number;
+  webhookUrl: string | null;
+  operatorResponse: string;
+};
+
+/** Up to `limit` due messages of one carrier (live or test), leased to `owner` for `leaseMs`. */
+export type MessageClaim = { owner: string; operator: string; test: boolean; limit: number; leaseMs: number; now?: Date };
+
+export type ClaimedWebhookDelivery = {
+  id: string;
+  accountId: string;
+  messageId: string;
+  url: string;
+  eventType: string;
+  payload: string;
+  attempts: number;
+};
+
+/** Up to `limit` due webhook deliveries, leased for `leaseMs`. */
+export type WebhookClaim = { limit: number; leaseMs: number; now?: Date };
