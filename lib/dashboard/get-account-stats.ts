@@ -2,7 +2,7 @@
 // over the last days. Aggregated in the database (one GROUP BY each, on indexed account columns),
 // never by loading messages into memory.
 import { sql } from "@/lib/db/client";
-import { toDbTime } from "@/lib/db/sql";
+import { dayOfColumn, toDbTime } from "@/lib/db/sql";
 import { operators, type Operator } from "@/lib/carriers/operators";
 
 export const STATS_DAYS = 14;
@@ -11,9 +11,8 @@ export type DayStats = { day: string; delivered: number; sent: number; failed: n
 export type CarrierStats = { operator: Operator; delivered: number; final: number };
 export type AccountStats = { days: DayStats[]; carriers: CarrierStats[]; totals: { messages: number; delivered: number; spend: bigint } };
 
-/** "YYYY-MM-DD" of a timestamp column, per engine (SQLite keeps ISO-8601 text, PostgreSQL timestamps). */
 function dayOf(column: string): string {
-  return sql().dialect === "sqlite" ? `substr(${column}, 1, 10)` : `to_char(${column}, 'YYYY-MM-DD')`;
+  return dayOfColumn(sql(), column);
 }
 
 function lastDays(now: Date): string[] {

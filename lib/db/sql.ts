@@ -54,6 +54,11 @@ export function toDbTime(date: Date): string {
   return date.toISOString().replace("Z", "+00:00");
 }
 
+/** SQL for the "YYYY-MM-DD" day of a timestamp column (SQLite keeps ISO-8601 text, PostgreSQL timestamps). */
+export function dayOfColumn(executor: { readonly dialect: Dialect }, column: string): string {
+  return executor.dialect === "sqlite" ? `substr(${column}, 1, 10)` : `to_char(${column}, 'YYYY-MM-DD')`;
+}
+
 export function fromDbTime(value: unknown): Date {
   return value instanceof Date ? value : new Date(String(value));
 }

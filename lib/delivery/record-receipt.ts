@@ -193,11 +193,7 @@ async function failMessage(
 }
 
 /** Only the messages no part of which is left without its DELIVRD receipt. */
-async function markDeliveredWhenComplete(
-  tx: SqlExecutor,
-  messageIds: string[],
-  now: Date,
-): Promise<Counted[]> {
+async function markDeliveredWhenComplete(tx: SqlExecutor, messageIds: string[], now: Date): Promise<Counted[]> {
   if (messageIds.length === 0) return [];
   const at = toDbTime(now);
   // Joined to a VALUES list, not `"id" IN (…)`: with IN, SQLite's planner walks the status index (every message in "success").

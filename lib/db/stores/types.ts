@@ -90,9 +90,7 @@ export interface DeliveryStore {
    * its fastest way. Any other batch is `inTransaction`'s. Returns what either gives.
    */
   recordReceipts<T>(
-    plainChanges: (
-      executor: SqlExecutor,
-    ) => Promise<{ changes: PlainPartChange[]; done: (delivered: DeliveredMessage[]) => T } | null>,
+    plainChanges: (executor: SqlExecutor) => Promise<{ changes: PlainPartChange[]; done: (delivered: DeliveredMessage[]) => T } | null>,
     now: Date,
     inTransaction: InTransaction<T>,
   ): Promise<T>;
