@@ -219,7 +219,7 @@ function openSqlite(file: string, checkpoints: boolean): Sql {
   const readerDb = file === ":memory:" ? writerDb : new Database(file, { readonly: false });
   if (readerDb !== writerDb) configureSqlite(readerDb);
   const reader = new SqliteExecutor(readerDb);
-  // Checkpoints run on a thread of their own; on the writer they stalled the event loop 6-8 ms each.
+  // Checkpoints run on a thread of their own: on the writer they would stall the event loop (decision 0004).
   if (file !== ":memory:") leaveCheckpointsToThread(writerDb);
   const checkpointer = file !== ":memory:" && checkpoints ? startCheckpointer(file) : null;
   let queue: Promise<unknown> = Promise.resolve();
@@ -262,8 +262,8 @@ function openSqlite(file: string, checkpoints: boolean): Sql {
 
 const BUSY_TIMEOUT_MS = 10_000;
 /**
- * Another process's group commit holds the lock for 1-3 ms, so a longer wait between tries only adds
- * latency: backing off up to 25 ms made the p99 of two HTTP workers' sends 38-42 ms, 2 ms 21-30 ms.
+ * Another process's group commit holds the lock for a few milliseconds at most, so a longer wait
+ * between tries only adds latency to the sends that wait (decision 0012).
  */
 const BUSY_RETRY_MAX_MS = 2;
 
@@ -290,7 +290,7 @@ async function retryWhileBusy<T>(statement: () => T): Promise<T> {
 const TIMESTAMP_OID = 1114;
 const INT8_OID = 20;
 /**
- * Required only when a process opens PostgreSQL: on SQLite it would be 11 MB of every process's memory.
+ * Required only when a process opens PostgreSQL: on SQLite it would only add to every process's memory.
  * Resolved from the project root (the working directory, as for migrations), which holds wherever
  * this module runs: its source, the server built into dist/, Next's server build.
  */
