@@ -69,7 +69,11 @@ let cached: Env | undefined;
 export function getEnv(): Env {
   // A .env file in the working directory fills in what the environment does not set.
   if (!cached && process.env.NODE_ENV !== "test" && fs.existsSync(".env")) process.loadEnvFile(".env");
-  cached ??= loadEnv(process.env);
+  if (!cached) {
+    cached = loadEnv(process.env);
+    // next-auth reads NEXTAUTH_URL from the environment itself: the same value, never a blank one.
+    if (!process.env.NEXTAUTH_URL) process.env.NEXTAUTH_URL = cached.NEXTAUTH_URL;
+  }
   return cached;
 }
 

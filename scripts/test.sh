@@ -13,7 +13,7 @@ rm -f test-results/*.json
 status=0
 
 echo "== lint: ESLint and Prettier's check"
-npm run -s lint || { echo "== lint failed (npm run format rewrites the formatting it reports)"; status=1; }
+npm run -s lint || { echo "== lint failed (ESLint's findings above; npm run format fixes what Prettier reports)"; status=1; }
 
 echo "== vitest: unit and integration on SQLite"
 TEST_DB=sqlite npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest-sqlite.json || status=1

@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadEnv, publishLocalSecrets } from "@/lib/env";
+import { getEnv, loadEnv, publishLocalSecrets, resetEnvForTests } from "@/lib/env";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tumira-env-"));
 
@@ -46,5 +46,21 @@ describe("env", () => {
     expect(loadEnv({ DATA_DIR: dataDir }).HTTP_PROCESSES).toBe(1);
     expect(loadEnv({ DATA_DIR: dataDir, HTTP_PROCESSES: "3" }).HTTP_PROCESSES).toBe(3);
     expect(loadEnv({ DATA_DIR: dataDir, HTTP_PROCESSES: "auto" }).HTTP_PROCESSES).toBe(os.availableParallelism());
+  });
+
+  it("gives next-auth the dashboard URL it defaults to when NEXTAUTH_URL is unset or blank (as a copied .env.example leaves it)", () => {
+    const saved = { NEXTAUTH_URL: process.env.NEXTAUTH_URL, PORT: process.env.PORT, DATA_DIR: process.env.DATA_DIR };
+    try {
+      Object.assign(process.env, { NEXTAUTH_URL: "", PORT: "4321", DATA_DIR: dataDir });
+      resetEnvForTests();
+      expect(getEnv().NEXTAUTH_URL).toBe("http://localhost:4321");
+      expect(process.env.NEXTAUTH_URL).toBe("http://localhost:4321");
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      resetEnvForTests();
+    }
   });
 });
