@@ -10,6 +10,7 @@ import { smsSchema, type Sms } from "@/lib/messages/serialize-sms";
 import { smsListEnvelopeSchema } from "@/lib/api/sms/sms-search-schemas";
 import { MESSAGE_CSV_COLUMNS } from "@/lib/messages/messages-csv";
 import { SEARCH_CHUNK } from "@/lib/messages/search-messages";
+import { handleApiRequest } from "@/lib/api/handle-api-request";
 import { expectKitError, expectLegacyError, seedAccount, useApiServer, type SeededAccount } from "../helpers/api-test-server";
 
 const { api } = useApiServer();
@@ -297,6 +298,16 @@ describe("GET /api/v1/sms/export", () => {
     expect(call.body.error.validation_errors).toEqual([{ field: "status", description: expect.any(String) }]);
     const all = await api("GET", "/api/v1/sms/export?limit=1", { token: acme.token });
     expect(parseCsv(all.text)).toHaveLength(live.length + 1);
+  });
+
+  it("Next's route handler (next dev) answers the list and the export as the server does", async () => {
+    for (const path of ["/api/v1/sms?limit=3&status=enqueued", "/api/v1/sms/export?from=PROMO", "/api/v1/sms?limit=x"]) {
+      const viaServer = await api("GET", path, { token: acme.token });
+      const viaNext = await handleApiRequest(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${acme.token}` } }));
+      expect(viaNext.status).toBe(viaServer.status);
+      expect(viaNext.headers.get("content-type")).toBe(viaServer.headers.get("content-type"));
+      expect(await viaNext.text()).toBe(viaServer.text);
+    }
   });
 
   it("does not collide with reading one message: /sms/{id} still answers by id, export is GET only", async () => {
