@@ -23,6 +23,11 @@ export type MessageSearch = {
   errorReason?: string;
   /** Text the body contains, ignoring case. */
   bodyContains?: string;
+  operator?: string;
+  /** true: delivered to the handset (a receipt said so); false: not (yet). */
+  delivered?: boolean;
+  /** A whole message id, or a part of one from either end (ids are time-ordered: the end is the random part). */
+  idPart?: string;
 };
 
 export type SearchCursor = { createdAt: Date; id: string };
@@ -73,6 +78,12 @@ function containsText(text: string): Prisma.StringFilter {
   return getDatabase().kind === "postgres" ? ({ contains: text, mode: "insensitive" } as Prisma.StringFilter) : { contains: text };
 }
 
+const WHOLE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function idWhere(part: string): Prisma.MessageWhereInput {
+  return WHOLE_ID.test(part) ? { id: part } : { OR: [{ id: { startsWith: part } }, { id: { endsWith: part } }] };
+}
+
 function whereOf(search: MessageSearch, after: SearchCursor | null): Prisma.MessageWhereInput {
   const created =
     search.createdFrom || search.createdBefore
@@ -86,7 +97,10 @@ function whereOf(search: MessageSearch, after: SearchCursor | null): Prisma.Mess
     ...(search.senderId ? { senderId: search.senderId } : {}),
     ...(search.bulkSendId ? { bulkSendId: search.bulkSendId } : {}),
     ...(search.bodyContains ? { body: containsText(search.bodyContains) } : {}),
+    ...(search.operator ? { operator: search.operator } : {}),
+    ...(search.delivered !== undefined ? { deliveredAt: search.delivered ? { not: null } : null } : {}),
     AND: [
+      search.idPart ? idWhere(search.idPart) : {},
       created,
       search.errorReason
         ? { OR: [{ operatorResponse: containsText(search.errorReason) }, { lastError: containsText(search.errorReason) }] }
