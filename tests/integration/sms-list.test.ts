@@ -2,15 +2,17 @@
 // process. Messages are sent through the API, then given known times and states, so every filter's
 // answer is compared with exactly the rows it must select; pages are walked to the end; test and live
 // keys see only their own traffic; bad filters are named in the legacy error shape; the export's
-// rows are the list's rows.
+// rows are the list's rows. The dashboard's message log shares the query: its filters, and its export.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { createApiKey } from "@/lib/keys/create-api-key";
 import { smsSchema, type Sms } from "@/lib/messages/serialize-sms";
 import { smsListEnvelopeSchema } from "@/lib/api/sms/sms-search-schemas";
-import { MESSAGE_CSV_COLUMNS } from "@/lib/messages/messages-csv";
 import { SEARCH_CHUNK } from "@/lib/messages/search-messages";
 import { handleApiRequest } from "@/lib/api/handle-api-request";
+import { listMessages, messageSearchOf, parseMessageFilters } from "@/lib/dashboard/list-messages";
+import { MESSAGE_CSV_COLUMNS, messagesCsv } from "@/lib/messages/messages-csv";
+import type { Role } from "@/lib/users/roles";
 import { expectKitError, expectLegacyError, seedAccount, useApiServer, type SeededAccount } from "../helpers/api-test-server";
 
 const { api } = useApiServer();
@@ -318,5 +320,66 @@ describe("GET /api/v1/sms/export", () => {
     const post = await api("POST", "/api/v1/sms/export", { token: acme.token, body: {} });
     expectLegacyError(post, 405, "ERR_METHOD_NOT_ALLOWED");
     expect(post.headers.get("allow")).toBe("GET");
+  });
+});
+
+describe("the dashboard's message log", () => {
+  const both = () => [...live, ...sandbox];
+  const listAllDashboard = async (params: Record<string, string>, role: Role = "owner") => {
+    const rows: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const { filters, problems } = parseMessageFilters({ ...params, ...(cursor ? { cursor } : {}) }, role);
+      expect(problems).toEqual([]);
+      const page = await listMessages(acme.accountId, filters);
+      rows.push(...ids(page.rows));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    return rows;
+  };
+  const exported = async (params: Record<string, string>) => {
+    const { filters } = parseMessageFilters(params, "developer");
+    let text = "";
+    for await (const chunk of messagesCsv(messageSearchOf(acme.accountId, filters))) text += chunk;
+    return parseCsv(text).slice(1).map((row) => row[0]);
+  };
+
+  beforeAll(async () => {
+    const [first, second] = newestFirst(live.filter((row) => row.status === "failed"));
+    await db().message.update({ where: { id: first.id }, data: { operatorResponse: "UNDELIV" } });
+    await db().message.update({ where: { id: second.id }, data: { lastError: "ESME_RINVDSTADR (0x0000000b)" } });
+  });
+
+  it.each([
+    [{ sender: "PROMO" }, (row: Stored) => row.senderId === "PROMO"],
+    [{ bulk: "(bulk)" }, (row: Stored) => row.bulkSendId === bulkId],
+    [{ recipient: "0712345678", status: "enqueued" }, (row: Stored) => row.to === "+263712345678" && row.status === "enqueued"],
+    [{ since: "2026-03-01", until: "2026-03-01" }, () => true],
+    [{ until: "2026-02-28" }, () => false],
+  ])("%o lists exactly the rows it selects, test and live, and exports the same rows", async (params, selects) => {
+    const concrete = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, value === "(bulk)" ? bulkId : value]));
+    const expected = ids(newestFirst(both().filter(selects)));
+    expect(await listAllDashboard(concrete)).toEqual(expected);
+    expect(await exported(concrete)).toEqual(expected);
+  });
+
+  it("filters by error reason, in the carrier's response or the last error", async () => {
+    const [first, second] = newestFirst(live.filter((row) => row.status === "failed"));
+    expect(await listAllDashboard({ reason: "UNDELIV" })).toEqual([first.id]);
+    expect(await listAllDashboard({ reason: "ESME_RINVDSTADR" })).toEqual([second.id]);
+    expect(await exported({ reason: "ESME_RINVDSTADR" })).toEqual([second.id]);
+    expect(parseMessageFilters({ reason: "DELIVRD" }).problems.map((problem) => problem.field)).toEqual(["reason"]);
+  });
+
+  it("searches message text, ignoring case, for owners and developers only", async () => {
+    const hyperlink = live.filter((row) => row.senderId === "ACME").map((row) => row.id);
+    const found = await listAllDashboard({ text: "hyperlink" }, "developer");
+    expect(found).toHaveLength(1);
+    expect(hyperlink).toContain(found[0]);
+    expect(await listAllDashboard({ text: "SANDBOX" })).toEqual(ids(newestFirst(sandbox)));
+    expect(await exported({ text: "sandbox" })).toEqual(ids(newestFirst(sandbox)));
+    const refused = parseMessageFilters({ text: "sandbox" }, "support");
+    expect(refused.filters).not.toHaveProperty("text");
+    expect(refused.problems).toEqual([{ field: "text", description: expect.stringContaining("Message text") }]);
   });
 });
