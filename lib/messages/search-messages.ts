@@ -87,7 +87,12 @@ function idWhere(part: string): Prisma.MessageWhereInput {
 function whereOf(search: MessageSearch, after: SearchCursor | null): Prisma.MessageWhereInput {
   const created =
     search.createdFrom || search.createdBefore
-      ? { createdAt: { ...(search.createdFrom ? { gte: search.createdFrom } : {}), ...(search.createdBefore ? { lt: search.createdBefore } : {}) } }
+      ? {
+          createdAt: {
+            ...(search.createdFrom ? { gte: search.createdFrom } : {}),
+            ...(search.createdBefore ? { lt: search.createdBefore } : {}),
+          },
+        }
       : {};
   return {
     accountId: search.accountId,

@@ -47,10 +47,10 @@ beforeAll(async () => {
   for (let index = 0; index < 12; index++) {
     await sendOne(acme.token, RECIPIENTS[index % 4], index % 3 === 0 ? "PROMO" : "ACME", `live ${index}`);
   }
-  await sendOne(acme.token, RECIPIENTS[0], "ACME", "=HYPERLINK(\"http://evil.example\",\"click\")");
+  await sendOne(acme.token, RECIPIENTS[0], "ACME", '=HYPERLINK("http://evil.example","click")');
   const bulk = await api("POST", "/api/v1/sms/bulk", {
     token: acme.token,
-    body: { to: RECIPIENTS, from: "ACME", message: "bulk, with a comma and \"quotes\"" },
+    body: { to: RECIPIENTS, from: "ACME", message: 'bulk, with a comma and "quotes"' },
   });
   expect(bulk.status).toBe(202);
   bulkId = (await db().message.findFirstOrThrow({ where: { id: bulk.body.data.items[0].id } })).bulkSendId!;
@@ -159,9 +159,13 @@ describe("GET /api/v1/sms", () => {
   });
 
   it("names every bad filter at once in the legacy error shape", async () => {
-    const call = await api("GET", "/api/v1/sms?status=sent&to=12345&bulk_id=abc&created_after=yesterday&created_before=2026-13-01&limit=0", {
-      token: acme.token,
-    });
+    const call = await api(
+      "GET",
+      "/api/v1/sms?status=sent&to=12345&bulk_id=abc&created_after=yesterday&created_before=2026-13-01&limit=0",
+      {
+        token: acme.token,
+      },
+    );
     expectLegacyError(call, 400, "ERR_BAD_REQUEST");
     const fields = call.body.error.validation_errors.map((error: { field: string }) => error.field).sort();
     expect(fields).toEqual(["bulk_id", "created_after", "created_before", "limit", "status", "to"]);
@@ -280,7 +284,11 @@ describe("GET /api/v1/sms/export", () => {
       expect(rows.map((row) => row[0])).toEqual(ids(listed));
     }
     const sandboxCsv = await api("GET", "/api/v1/sms/export", { token: acmeTestToken });
-    expect(parseCsv(sandboxCsv.text).slice(1).map((row) => row[0])).toEqual(ids(newestFirst(sandbox)));
+    expect(
+      parseCsv(sandboxCsv.text)
+        .slice(1)
+        .map((row) => row[0]),
+    ).toEqual(ids(newestFirst(sandbox)));
   });
 
   it("defuses cells a spreadsheet would run: a leading =, + or - is prefixed with '", async () => {
@@ -289,7 +297,7 @@ describe("GET /api/v1/sms/export", () => {
     const body = header.indexOf("message");
     const to = header.indexOf("to");
     const formula = rows.find((row) => row[body].includes("HYPERLINK"))!;
-    expect(formula[body]).toBe("'=HYPERLINK(\"http://evil.example\",\"click\")");
+    expect(formula[body]).toBe('\'=HYPERLINK("http://evil.example","click")');
     expect(rows.every((row) => row[to].startsWith("'+263"))).toBe(true);
     expect(rows.some((row) => row[body] === 'bulk, with a comma and "quotes"')).toBe(true);
   });
@@ -305,7 +313,9 @@ describe("GET /api/v1/sms/export", () => {
   it("Next's route handler (next dev) answers the list and the export as the server does", async () => {
     for (const path of ["/api/v1/sms?limit=3&status=enqueued", "/api/v1/sms/export?from=PROMO", "/api/v1/sms?limit=x"]) {
       const viaServer = await api("GET", path, { token: acme.token });
-      const viaNext = await handleApiRequest(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${acme.token}` } }));
+      const viaNext = await handleApiRequest(
+        new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${acme.token}` } }),
+      );
       expect(viaNext.status).toBe(viaServer.status);
       expect(viaNext.headers.get("content-type")).toBe(viaServer.headers.get("content-type"));
       expect(await viaNext.text()).toBe(viaServer.text);
@@ -341,7 +351,9 @@ describe("the dashboard's message log", () => {
     const { filters } = parseMessageFilters(params, "developer");
     let text = "";
     for await (const chunk of messagesCsv(messageSearchOf(acme.accountId, filters))) text += chunk;
-    return parseCsv(text).slice(1).map((row) => row[0]);
+    return parseCsv(text)
+      .slice(1)
+      .map((row) => row[0]);
   };
 
   beforeAll(async () => {

@@ -23,7 +23,10 @@ export default async function MessagesPage({ searchParams }: { searchParams: Pro
       <MessagesView
         filters={filters}
         params={params}
-        bodySearch={BODY_SEARCH_ROLES.includes(user.role)} problems={problems.map((problem) => problem.description)} initialPage={firstPage} />
+        bodySearch={BODY_SEARCH_ROLES.includes(user.role)}
+        problems={problems.map((problem) => problem.description)}
+        initialPage={firstPage}
+      />
     </>
   );
 }

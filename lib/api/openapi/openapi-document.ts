@@ -249,7 +249,11 @@ function describeOperation(route: ApiRoute, operation: Operation) {
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
     tags: [operation.tag],
-    parameters: [...pathParameters, ...queryParameters, ...(operation.idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])],
+    parameters: [
+      ...pathParameters,
+      ...queryParameters,
+      ...(operation.idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : []),
+    ],
     ...(operation.request ? { requestBody: { required: true, content: jsonContent(operation.request) } } : {}),
     responses,
   };
