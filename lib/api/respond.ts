@@ -14,18 +14,25 @@ const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
  */
 export type HeaderMap = Record<string, string>;
 
+export type ApiBody = string | Iterable<string> | AsyncIterable<string>;
+
+export function isAsyncBody(body: ApiBody): body is AsyncIterable<string> {
+  return typeof body !== "string" && Symbol.asyncIterator in body;
+}
+
 /**
  * What API handlers answer: status, headers and the finished body. Not a Web Response, which wraps
  * the body in a stream that must be read back (docs/decisions/0001-own-http1-path.md): the lean path
  * writes this as it is, and Next's route handler converts it with toWebResponse. A body of chunks (a
- * bulk send's 100,000 items) is written as it is produced, never held whole; it can be read once.
+ * bulk send's 100,000 items) is written as it is produced, never held whole; it can be read once. A
+ * body read from the database as it is written (an export) is an async iterable of chunks.
  */
 export class ApiResponse {
   readonly headers: HeaderMap;
 
   constructor(
     readonly status: number,
-    readonly body: string | Iterable<string>,
+    readonly body: ApiBody,
     headers: HeaderMap = {},
   ) {
     this.headers = { ...headers };
@@ -38,11 +45,36 @@ export class ApiResponse {
 
 /** The whole body as one string, for what must keep or rewrite it (idempotent replays, Next). */
 export function bodyText(response: ApiResponse): string {
-  return typeof response.body === "string" ? response.body : [...response.body].join("");
+  const { body } = response;
+  if (typeof body === "string") return body;
+  if (isAsyncBody(body)) throw new Error("bodyText: a streamed body is read as it is written");
+  return [...body].join("");
+}
+
+/** The whole of any body, for an HTTP/1.0 client, which cannot take chunks. */
+export async function collectBody(body: ApiBody): Promise<string> {
+  if (!isAsyncBody(body)) return typeof body === "string" ? body : [...body].join("");
+  let text = "";
+  for await (const chunk of body) text += chunk;
+  return text;
 }
 
 export function toWebResponse(response: ApiResponse): Response {
-  return new Response(bodyText(response), { status: response.status, headers: response.headers });
+  const { body } = response;
+  if (!isAsyncBody(body)) return new Response(bodyText(response), { status: response.status, headers: response.headers });
+  const chunks = body[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await chunks.return?.();
+    },
+  });
+  return new Response(stream, { status: response.status, headers: response.headers });
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {

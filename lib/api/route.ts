@@ -72,7 +72,8 @@ export function matchRoute(routes: CompiledRoute[], method: string, pathname: st
   const found = pathMatches.find((match) => match.route.method === method);
   if (found) return { kind: "found", ...found };
   if (pathMatches.length > 0) {
-    return { kind: "method-not-allowed", route: pathMatches[0].route, allowed: pathMatches.map((match) => match.route.method) };
+    const allowed = [...new Set(pathMatches.map((match) => match.route.method))];
+    return { kind: "method-not-allowed", route: pathMatches[0].route, allowed };
   }
   return { kind: "not-found" };
 }

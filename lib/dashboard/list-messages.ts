@@ -1,11 +1,15 @@
 // The account's messages, newest first, with keyset pagination on (createdAt, id): each page is one
 // range scan of the index Message(accountId, createdAt, id), however deep, so it stays fast on
-// millions of rows (no OFFSET).
+// millions of rows (no OFFSET). The query is the messages domain's search, which the API's list and
+// the CSV export share, so an export holds exactly the rows the list shows.
 import { z } from "zod";
-import { db } from "@/lib/db/client";
 import { operatorSchema } from "@/lib/carriers/operators";
 import { messageStatusSchema } from "@/lib/messages/serialize-sms";
 import { parseMsisdn } from "@/lib/messages/msisdn";
+import { searchMessages, type MessageSearch } from "@/lib/messages/search-messages";
+import { FAILURE_REASON_FILTERS } from "@/lib/messages/vocabulary";
+import type { Role } from "@/lib/users/roles";
+import type { FieldError } from "@/lib/errors";
 import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
 import { messagePageSchema, type MessagePage } from "./message-schemas";
 
@@ -52,6 +56,12 @@ const messageFilterFields = {
   bulk: z.uuid("use the bulk send's full id"),
   delivered: z.enum(["yes", "no"], "choose yes or not yet"),
   id: messageIdParam,
+  sender: z.string().trim().max(15, "at most 15 characters"),
+  reason: z.enum(
+    FAILURE_REASON_FILTERS.map((reason) => reason.value),
+    "choose one of the listed reasons",
+  ),
+  text: z.string().trim().min(2, "at least 2 characters").max(100, "at most 100 characters"),
   cursor: z
     .string()
     .max(200)
@@ -67,13 +77,46 @@ const messageFilterLabels = {
   bulk: "Bulk send",
   delivered: "Delivered",
   id: "Message id",
+  sender: "Sender id",
+  reason: "Error reason",
+  text: "Message text",
   cursor: "Page",
 };
 
+/** Who may search by what a message says: the roles that read bodies (support never does). */
+export const BODY_SEARCH_ROLES: readonly Role[] = ["owner", "developer"];
+
 export type MessageFilters = ParsedFilters<typeof messageFilterFields>["filters"];
 
-export function parseMessageFilters(params: Record<string, string | undefined>): ParsedFilters<typeof messageFilterFields> {
-  return parseFilters(messageFilterFields, messageFilterLabels, params);
+/** The filters of a URL; `text` only for a role that reads bodies (for any other, or none given, it is refused, named). */
+export function parseMessageFilters(
+  params: Record<string, string | undefined>,
+  role: Role = "support",
+): ParsedFilters<typeof messageFilterFields> {
+  const parsed = parseFilters(messageFilterFields, messageFilterLabels, params);
+  if (parsed.filters.text === undefined || BODY_SEARCH_ROLES.includes(role)) return parsed;
+  const { text: _text, ...filters } = parsed.filters;
+  const refused: FieldError = { field: "text", description: "Message text: your role does not read message bodies" };
+  return { filters, problems: [...parsed.problems, refused] };
+}
+
+/** The domain's search of the account's messages, test and live alike, by these filters. */
+export function messageSearchOf(accountId: string, filters: MessageFilters): MessageSearch {
+  const created = dayRange(filters.since, filters.until);
+  return {
+    accountId,
+    idPart: filters.id,
+    status: filters.status,
+    operator: filters.operator,
+    to: filters.recipient ? normaliseRecipient(filters.recipient) : undefined,
+    senderId: filters.sender,
+    bulkSendId: filters.bulk,
+    delivered: filters.delivered ? filters.delivered === "yes" : undefined,
+    errorReason: filters.reason,
+    bodyContains: filters.text,
+    createdFrom: created?.gte,
+    createdBefore: created?.lt,
+  };
 }
 
 /** A recipient as typed ("0771…", "+263 77…") matches the stored E.164 form. */
@@ -83,50 +126,23 @@ export function normaliseRecipient(text: string): string {
 }
 
 export async function listMessages(accountId: string, filters: MessageFilters): Promise<MessagePage> {
-  const cursor = decodeCursor(filters.cursor);
-  const createdRange = dayRange(filters.since, filters.until);
-  const rows = await db().message.findMany({
-    where: {
-      accountId,
-      ...(filters.id ? messageIdWhere(filters.id) : {}),
-      ...(filters.status ? { status: filters.status } : {}),
-      ...(filters.operator ? { operator: filters.operator } : {}),
-      ...(filters.recipient ? { to: normaliseRecipient(filters.recipient) } : {}),
-      ...(filters.bulk ? { bulkSendId: filters.bulk } : {}),
-      ...(filters.delivered ? { deliveredAt: filters.delivered === "yes" ? { not: null } : null } : {}),
-      AND: [
-        createdRange ? { createdAt: createdRange } : {},
-        cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {},
-      ],
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: MESSAGE_PAGE_SIZE + 1,
-    select: {
-      id: true,
-      to: true,
-      operator: true,
-      status: true,
-      senderId: true,
-      body: true,
-      segments: true,
-      charge: true,
-      currency: true,
-      test: true,
-      bulkSendId: true,
-      createdAt: true,
-      deliveredAt: true,
-    },
-  });
-  const page = rows.slice(0, MESSAGE_PAGE_SIZE);
-  const last = page[page.length - 1];
+  const page = await searchMessages(messageSearchOf(accountId, filters), MESSAGE_PAGE_SIZE, decodeCursor(filters.cursor));
   return messagePageSchema.parse({
-    rows: page.map(({ body, ...row }) => ({
-      ...row,
-      bodyPreview: body.length > PREVIEW_LENGTH ? `${body.slice(0, PREVIEW_LENGTH)}…` : body,
+    rows: page.rows.map((row) => ({
+      id: row.id,
+      to: row.to,
+      operator: row.operator,
+      status: row.status,
+      senderId: row.senderId,
+      bodyPreview: row.body.length > PREVIEW_LENGTH ? `${row.body.slice(0, PREVIEW_LENGTH)}…` : row.body,
+      segments: row.segments,
       charge: row.charge.toString(),
+      currency: row.currency,
+      test: row.test,
+      bulkSendId: row.bulkSendId,
       createdAt: row.createdAt.toISOString(),
       deliveredAt: row.deliveredAt?.toISOString() ?? null,
     })),
-    nextCursor: rows.length > MESSAGE_PAGE_SIZE ? encodeCursor(last.createdAt, last.id) : null,
+    nextCursor: page.next ? encodeCursor(page.next.createdAt, page.next.id) : null,
   });
 }

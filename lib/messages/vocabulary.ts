@@ -102,6 +102,13 @@ const CODE_WORDS: Record<string, string> = {
   ESME_RUNKNOWNERR: "The carrier reported an unknown error",
 };
 
+const NOT_FAILURES = new Set(["DELIVRD", "ACCEPTD", "ENROUTE", "ESME_ROK"]);
+
+/** The failure reasons a message filter offers: each carrier code with its plain words. */
+export const FAILURE_REASON_FILTERS = Object.entries(CODE_WORDS)
+  .filter(([code]) => !NOT_FAILURES.has(code))
+  .map(([value, label]) => ({ value, label }));
+
 /**
  * A carrier code or an error text in plain words, or null when nothing in it is known. The first
  * code found in the text decides ("ESME_RINVDSTADR (0x0000000b)" → the number is not valid).

@@ -203,7 +203,12 @@ async function writeResponse(res: http.ServerResponse, response: ApiResponse): P
     res.end(response.body);
   } catch (error) {
     const failed = internalError(error);
-    if (!res.headersSent) res.writeHead(failed.status, failed.headers);
+    // Headers out: cutting the connection leaves the client a body without its last chunk, never a whole-looking one.
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.writeHead(failed.status, failed.headers);
     res.end(failed.body);
   }
 }
@@ -226,12 +231,24 @@ function internalError(error: unknown): ApiResponse {
 }
 
 /** A body of chunks, each written when the socket has taken the last (chunked transfer encoding). */
-async function writeChunks(res: http.ServerResponse, chunks: Iterable<string>): Promise<void> {
+async function writeChunks(res: http.ServerResponse, chunks: Iterable<string> | AsyncIterable<string>): Promise<void> {
   const closed = new Promise((resolve) => res.once("close", resolve));
-  for (const chunk of chunks) {
-    if (res.write(chunk)) continue;
+  const write = async (chunk: string) => {
+    if (res.write(chunk)) return;
     await Promise.race([new Promise((resolve) => res.once("drain", resolve)), closed]);
-    if (res.destroyed) return; // the client went away: nothing more to write
+  };
+  // A sync body is iterated without await per chunk: a bulk answer has 100,000 of them.
+  if (Symbol.asyncIterator in chunks) {
+    for await (const chunk of chunks) {
+      await write(chunk);
+      if (res.destroyed) return; // the client went away: nothing more to write (the iterator is closed)
+    }
+  } else {
+    for (const chunk of chunks) {
+      if (res.write(chunk)) continue;
+      await Promise.race([new Promise((resolve) => res.once("drain", resolve)), closed]);
+      if (res.destroyed) return; // the client went away: nothing more to write
+    }
   }
   res.end();
 }

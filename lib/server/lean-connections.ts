@@ -8,7 +8,7 @@
 // sends the same requests to a server without this path and compares.
 import http, { type Server } from "node:http";
 import type { Socket } from "node:net";
-import { bodyText, type ApiResponse } from "@/lib/api/respond";
+import { bodyText, collectBody, isAsyncBody, type ApiResponse } from "@/lib/api/respond";
 
 /** What the lean path answers: the request as read off the socket. */
 export type LeanRequest = {
@@ -352,7 +352,7 @@ class LeanConnection {
     if (streamed) {
       this.socket.write(`${text}Transfer-Encoding: chunked\r\n\r\n`);
       try {
-        await this.writeChunks(response.body as Iterable<string>);
+        await this.writeChunks(response.body as Iterable<string> | AsyncIterable<string>);
       } catch (error) {
         // The head is out: cutting the connection leaves the client a body without its last chunk, never a whole-looking one.
         this.serving.failed(error);
@@ -360,7 +360,14 @@ class LeanConnection {
         return;
       }
     } else {
-      const body = typeof response.body === "string" ? response.body : bodyText(response);
+      let body: string;
+      try {
+        body = isAsyncBody(response.body) ? await collectBody(response.body) : bodyText(response);
+      } catch (error) {
+        this.serving.failed(error);
+        this.socket.destroy();
+        return;
+      }
       this.socket.write(`${text}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     }
     if (!keepAlive) {
@@ -371,7 +378,7 @@ class LeanConnection {
   }
 
   /** Chunked transfer encoding, the items gathered into chunks of about CHUNK_BYTES, each written when the socket has taken the last. */
-  private async writeChunks(items: Iterable<string>): Promise<void> {
+  private async writeChunks(items: Iterable<string> | AsyncIterable<string>): Promise<void> {
     let chunk = "";
     const flush = async () => {
       if (chunk.length === 0) return;
@@ -379,10 +386,19 @@ class LeanConnection {
       chunk = "";
       if (this.socket.writableNeedDrain) await this.drained();
     };
-    for (const item of items) {
-      chunk += item;
-      if (chunk.length >= CHUNK_BYTES) await flush();
-      if (this.socket.destroyed) return; // the client went away: nothing more to write
+    if (Symbol.asyncIterator in items) {
+      for await (const item of items) {
+        chunk += item;
+        if (chunk.length >= CHUNK_BYTES) await flush();
+        if (this.socket.destroyed) return; // the client went away: nothing more to write (the iterator is closed)
+      }
+    } else {
+      // Without an await per item: a bulk answer has 100,000 of them.
+      for (const item of items) {
+        chunk += item;
+        if (chunk.length >= CHUNK_BYTES) await flush();
+        if (this.socket.destroyed) return; // the client went away: nothing more to write
+      }
     }
     await flush();
     this.socket.write("0\r\n\r\n");

@@ -82,6 +82,10 @@ const vectors: Vector[] = [
     },
   },
   { name: "a slow head", pieces: () => ping.match(/[\s\S]{1,4}/g)!, options: { pauseMs: 40 } },
+  { name: "a message list with filters", pieces: (token) => [request("GET /api/v1/sms?status=failed&limit=2", keyed(token))] },
+  { name: "a bad message filter", pieces: (token) => [request("GET /api/v1/sms?limit=0&to=12", keyed(token)) + ping] },
+  { name: "a streamed CSV export, then another request", pieces: (token) => [request("GET /api/v1/sms/export", keyed(token)) + pingClose] },
+  { name: "a POST to the export", pieces: one(post("/api/v1/sms/export", "Content-Length: 0") + ping) },
 
   // Refused on the head, before the body: the limit, then the key.
   {

@@ -235,5 +235,13 @@ describe("served and true to the running server", () => {
       "/api/v1/sms/bulk",
       "post",
     );
+    const list = await api("GET", "/api/v1/sms?limit=1", { token: acme.token });
+    expect(list.body.data).toHaveLength(1);
+    expectDocumented(list, "/api/v1/sms", "get");
+    expectDocumented(await api("GET", "/api/v1/sms?status=nope", { token: acme.token }), "/api/v1/sms", "get");
+    expectDocumented(await api("GET", "/api/v1/sms/export?to=1", { token: acme.token }), "/api/v1/sms/export", "get");
+    const exported = await api("GET", "/api/v1/sms/export", { token: acme.token });
+    const documented = (document.paths as any)["/api/v1/sms/export"].get.responses[200].content["text/csv"].schema.description;
+    expect(documented).toContain(exported.text.split("\r\n")[0]);
   });
 });

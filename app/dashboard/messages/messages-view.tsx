@@ -6,11 +6,11 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, Select } from "@/components/ui/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { ButtonLink } from "@/components/ui/button";
+import { ButtonLink, buttonClass } from "@/components/ui/button";
 import { Badge } from "@/components/ui/badge";
 import { FilterForm, withParams } from "@/components/ui/filter-form";
 import { MessageStatus } from "@/components/status-badge";
-import { carrierName, MESSAGE_STATUS_FILTERS } from "@/lib/messages/vocabulary";
+import { carrierName, FAILURE_REASON_FILTERS, MESSAGE_STATUS_FILTERS } from "@/lib/messages/vocabulary";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
@@ -85,15 +85,24 @@ const columns: Column<MessageRow>[] = [
 export function MessagesView({
   filters,
   params,
+  bodySearch,
   problems,
   initialPage,
 }: {
   filters: MessageFilters;
   params: Record<string, string | undefined>;
+  /** The user's role reads bodies, so may search by what a message says. */
+  bodySearch: boolean;
   problems: string[];
   initialPage: MessagePage;
 }) {
   const query = new URLSearchParams(Object.entries(filters).map(([key, value]) => [key, String(value)])).toString();
+  // The applied filters, every page: the export holds exactly the rows this view lists.
+  const exportQuery = new URLSearchParams(
+    Object.entries(filters)
+      .filter(([key]) => key !== "cursor")
+      .map(([key, value]) => [key, String(value)]),
+  ).toString();
   const { data = initialPage } = useQuery({
     queryKey: ["messages", query],
     queryFn: () => fetchJson<MessagePage>(`/api/dashboard/messages?${query}`),
@@ -147,8 +156,38 @@ export function MessagesView({
         <Field id="filter-until" label="To">
           <Input id="filter-until" name="until" type="date" defaultValue={filters.until} />
         </Field>
-        {filters.bulk && <input type="hidden" name="bulk" value={filters.bulk} />}
+        <Field id="filter-sender" label="Sender id">
+          <Input id="filter-sender" name="sender" defaultValue={filters.sender} placeholder="ACME" />
+        </Field>
+        <Field id="filter-reason" label="Error reason">
+          <Select id="filter-reason" name="reason" defaultValue={filters.reason ?? ""}>
+            <option value="">Any</option>
+            {FAILURE_REASON_FILTERS.map((reason) => (
+              <option key={reason.value} value={reason.value}>
+                {reason.label} ({reason.value})
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field id="filter-bulk" label="Bulk send">
+          <Input id="filter-bulk" name="bulk" defaultValue={params.bulk} placeholder="bulk send id" className="font-mono text-xs" />
+        </Field>
+        {bodySearch && (
+          <Field id="filter-text" label="Message text">
+            <Input id="filter-text" name="text" defaultValue={filters.text} placeholder="words in the message" />
+          </Field>
+        )}
       </FilterForm>
+      <div className="flex flex-wrap items-center justify-end gap-2 border-b border-slate-100 px-5 py-2">
+        <a
+          href={`/api/dashboard/messages/export${exportQuery ? `?${exportQuery}` : ""}`}
+          download
+          className={buttonClass("secondary", "sm")}
+          data-testid="export-csv"
+        >
+          Export CSV
+        </a>
+      </div>
       {filters.bulk && (
         <div className="flex items-center gap-2 border-b border-slate-100 bg-slate-50 px-5 py-2 text-sm text-slate-600">
           Bulk send <code className="font-mono text-xs">{filters.bulk}</code>

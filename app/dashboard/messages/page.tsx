@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requireAccountPage } from "@/lib/auth/require-permission";
-import { listMessages, parseMessageFilters } from "@/lib/dashboard/list-messages";
+import { BODY_SEARCH_ROLES, listMessages, parseMessageFilters } from "@/lib/dashboard/list-messages";
 import { paramsOf } from "@/lib/dashboard/filters";
 import { PageHeader } from "@/components/ui/page-header";
 import { ButtonLink } from "@/components/ui/button";
@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: "Messages" };
 export default async function MessagesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireAccountPage("messages.view");
   const params = paramsOf(await searchParams);
-  const { filters, problems } = parseMessageFilters(params);
+  const { filters, problems } = parseMessageFilters(params, user.role);
   const firstPage = await listMessages(user.accountId, filters);
   return (
     <>
@@ -20,7 +20,13 @@ export default async function MessagesPage({ searchParams }: { searchParams: Pro
         description="Every message of the account, newest first. Statuses refresh on their own while messages are on their way."
         actions={<ButtonLink href="/dashboard/compose">Compose</ButtonLink>}
       />
-      <MessagesView filters={filters} params={params} problems={problems.map((problem) => problem.description)} initialPage={firstPage} />
+      <MessagesView
+        filters={filters}
+        params={params}
+        bodySearch={BODY_SEARCH_ROLES.includes(user.role)}
+        problems={problems.map((problem) => problem.description)}
+        initialPage={firstPage}
+      />
     </>
   );
 }

@@ -8,6 +8,8 @@ import { bareEnvelopeSchema, envelopeSchema, fieldErrorSchema, kitErrorSchema, l
 import { smsRoutes } from "@/lib/api/sms/sms-routes";
 import { bulkSmsItemSchema, bulkSmsResultSchema, sendBulkSmsRequestSchema, sendSmsRequestSchema } from "@/lib/api/sms/sms-schemas";
 import { smsSchema } from "@/lib/messages/serialize-sms";
+import { MESSAGE_CSV_COLUMNS } from "@/lib/messages/messages-csv";
+import { smsListEnvelopeSchema, smsSearchQuerySchema } from "@/lib/api/sms/sms-search-schemas";
 import { keyRoutes } from "@/lib/api/keys/key-routes";
 import { apiKeyCreatedSchema, apiKeyListEntrySchema, createApiKeyRequestSchema } from "@/lib/keys/key-schemas";
 import { accountRoutes } from "@/lib/api/accounts/account-routes";
@@ -24,6 +26,7 @@ const responseComponents: Record<string, z.ZodType> = {
   StatusEnvelope: bareEnvelopeSchema,
   Sms: smsSchema,
   SmsEnvelope: envelopeSchema(smsSchema),
+  SmsListEnvelope: smsListEnvelopeSchema,
   BulkSmsItem: bulkSmsItemSchema,
   BulkSmsResult: bulkSmsResultSchema,
   BulkSmsEnvelope: envelopeSchema(bulkSmsResultSchema),
@@ -54,9 +57,11 @@ type Operation = {
   description?: string;
   tag: "SMS" | "API keys" | "Account";
   request?: ComponentName;
+  /** Query string parameters, one per field of the schema (all optional). */
+  query?: { schema: z.ZodObject; omit?: string[] };
   /** Accepts an Idempotency-Key header. */
   idempotent?: boolean;
-  success: { status: number; description: string; body: ComponentName };
+  success: { status: number; description: string; body: ComponentName | { csv: readonly string[] } };
   /** Error statuses besides 401 and 429 (every authenticated endpoint has those). */
   errors: Record<number, string>;
 };
@@ -103,6 +108,28 @@ const operations: Record<string, Operation> = {
     tag: "SMS",
     success: { status: 200, description: "The message", body: "SmsEnvelope" },
     errors: { 400: "The id is not a UUID", 404: "No message with this id on the caller's account" },
+  },
+  "GET /api/v1/sms": {
+    operationId: "listSms",
+    summary: "List messages",
+    description:
+      "The account's messages, newest first, filtered; a test key lists only test messages, a live key only live ones. " +
+      "Follow `next_cursor` with the same filters for the next page. A bad filter is a 400 naming it in `validation_errors`.",
+    tag: "SMS",
+    query: { schema: smsSearchQuerySchema },
+    success: { status: 200, description: "One page of messages", body: "SmsListEnvelope" },
+    errors: { 400: "A filter is invalid; `validation_errors` names each" },
+  },
+  "GET /api/v1/sms/export": {
+    operationId: "exportSms",
+    summary: "Export messages as CSV",
+    description:
+      "Every message the filters select, newest first, as CSV streamed whatever its size (no paging). One line per message, " +
+      "the Sms object's fields then `bulk_id`; a cell starting with =, +, - or @ is prefixed with ' so a spreadsheet shows it as text.",
+    tag: "SMS",
+    query: { schema: smsSearchQuerySchema, omit: ["limit", "cursor"] },
+    success: { status: 200, description: "The messages as CSV", body: { csv: MESSAGE_CSV_COLUMNS } },
+    errors: { 400: "A filter is invalid; `validation_errors` names each" },
   },
   "POST /api/v1/api-tokens": {
     operationId: "createApiKey",
@@ -199,7 +226,7 @@ function describeOperation(route: ApiRoute, operation: Operation) {
       headers: operation.idempotent
         ? { ...RATE_LIMIT_HEADERS, "Idempotent-Replayed": headerRef("Idempotent-Replayed") }
         : RATE_LIMIT_HEADERS,
-      content: jsonContent(operation.success.body),
+      content: successContent(operation.success.body),
     },
   };
   for (const [status, description] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
@@ -216,15 +243,43 @@ function describeOperation(route: ApiRoute, operation: Operation) {
       description: PATH_PARAMETERS[segment.slice(1)],
       schema: { type: "string", format: "uuid" },
     }));
+  const queryParameters = operation.query ? queryParametersOf(operation.query.schema, operation.query.omit ?? []) : [];
   return {
     operationId: operation.operationId,
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
     tags: [operation.tag],
-    parameters: [...pathParameters, ...(operation.idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])],
+    parameters: [
+      ...pathParameters,
+      ...queryParameters,
+      ...(operation.idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : []),
+    ],
     ...(operation.request ? { requestBody: { required: true, content: jsonContent(operation.request) } } : {}),
     responses,
   };
+}
+
+function successContent(body: Operation["success"]["body"]) {
+  if (typeof body === "string") return jsonContent(body);
+  return {
+    "text/csv": {
+      schema: { type: "string", description: `CSV with a header line: ${body.csv.join(",")}; lines end in CRLF` },
+    },
+  };
+}
+
+/** One optional query parameter per field, described by the field's own schema. */
+function queryParametersOf(schema: z.ZodObject, omit: string[]) {
+  return Object.entries(schema.shape)
+    .filter(([name]) => !omit.includes(name))
+    .map(([name, field]) => {
+      const { description, ...fieldSchema } = z.toJSONSchema(field as z.ZodType, { target: "draft-2020-12", io: "input" }) as Record<
+        string,
+        unknown
+      >;
+      delete fieldSchema.$schema;
+      return { name, in: "query", required: false, ...(description ? { description } : {}), schema: fieldSchema };
+    });
 }
 
 /** JSON Schemas of a set of zod schemas, each a component that refers to the others by $ref. */

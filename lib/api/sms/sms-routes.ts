@@ -1,6 +1,7 @@
-// The SMS endpoints (spec 4.1-4.3). Handlers parse, call lib/messages, and shape the response.
+// The SMS endpoints (spec 4.1-4.3), and the search of an account's messages (list and CSV export).
+// Handlers parse, call lib/messages, and shape the response.
 import type { ApiRoute } from "@/lib/api/route";
-import { type ApiResponse, envelope, json, streamedEnvelope } from "@/lib/api/respond";
+import { ApiResponse, envelope, json, streamedEnvelope } from "@/lib/api/respond";
 import { AppError } from "@/lib/errors";
 import { keyActor, withApiKey, type AuthedContext } from "@/lib/api/auth/with-api-key";
 import { parseJsonRequest, parseUuid } from "@/lib/api/parse-request";
@@ -11,11 +12,15 @@ import { getMessageForApiKey } from "@/lib/messages/get-message";
 import { sendBulkSmsRequestSchema, sendSmsRequestSchema, type SendBulkSmsRequest } from "./sms-schemas";
 import { serializeBulkResult } from "./serialize-bulk-result";
 import { serializeSms } from "@/lib/messages/serialize-sms";
+import { encodeSearchCursor, searchMessages } from "@/lib/messages/search-messages";
+import { messagesCsv } from "@/lib/messages/messages-csv";
+import { parseSmsSearch, smsListEnvelopeSchema } from "./sms-search-schemas";
 
 /** 100,000 recipients of up to ~60 bytes of JSON each, plus the body. */
 export const BULK_BODY_LIMIT = 8 * 1024 * 1024;
 export const SMS_RETRIEVED = "SMS retrieved successfully";
 export const BULK_ACCEPTED = "Bulk SMS accepted";
+export const SMS_LISTED = "Messages retrieved successfully";
 
 /** Both sends: the request's fields, as the key's account and actor, through the one accept function. */
 function accept(context: AuthedContext, request: SendBulkSmsRequest, kind: "single" | "bulk", idempotency: IdempotencyRecord | null) {
@@ -58,6 +63,33 @@ async function getSms(context: AuthedContext): Promise<ApiResponse> {
   return envelope(200, SMS_RETRIEVED, serializeSms(message));
 }
 
+/** The key's own traffic: a test key searches test messages only, a live key live ones only. */
+function searchOf(context: AuthedContext) {
+  return parseSmsSearch(context.request.url, { accountId: context.auth.accountId, test: context.auth.mode === "test" });
+}
+
+async function listSms(context: AuthedContext): Promise<ApiResponse> {
+  const { search, limit, cursor } = searchOf(context);
+  const page = await searchMessages(search, limit, cursor);
+  const body = smsListEnvelopeSchema.parse({
+    status: "success",
+    message: SMS_LISTED,
+    data: page.rows.map(serializeSms),
+    next_cursor: page.next ? encodeSearchCursor(page.next) : null,
+  });
+  return json(200, body);
+}
+
+async function exportSms(context: AuthedContext): Promise<ApiResponse> {
+  const { search } = searchOf(context);
+  const day = new Date().toISOString().slice(0, 10);
+  return new ApiResponse(200, messagesCsv(search), {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": `attachment; filename="tumira-messages-${day}.csv"`,
+    "cache-control": "no-store",
+  });
+}
+
 // The hot endpoints: each handler's own statement or transaction re-checks the key (getMessageForApiKey,
 // commitSends), so the key may come from the cache and a request reads no key row of its own.
 const keyRechecked = { keyRecheckedByHandler: true };
@@ -71,5 +103,8 @@ export const smsRoutes: ApiRoute[] = [
     bodyLimit: BULK_BODY_LIMIT,
     handler: withApiKey(withIdempotencyKeptWithWork(sendBulkSms), keyRechecked),
   },
+  { method: "GET", path: "/api/v1/sms", errorShape: "legacy", handler: withApiKey(listSms) },
+  // Before /api/v1/sms/:id, which would also match it: the first route of a method that matches answers.
+  { method: "GET", path: "/api/v1/sms/export", errorShape: "legacy", handler: withApiKey(exportSms) },
   { method: "GET", path: "/api/v1/sms/:id", errorShape: "legacy", handler: withApiKey(getSms, keyRechecked) },
 ];

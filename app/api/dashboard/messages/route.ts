@@ -6,7 +6,7 @@ import { listMessages, parseMessageFilters } from "@/lib/dashboard/list-messages
 export const dynamic = "force-dynamic";
 
 export const GET = dashboardRoute("messages.view", async (request, user) => {
-  const { filters, problems } = parseMessageFilters(Object.fromEntries(new URL(request.url).searchParams));
+  const { filters, problems } = parseMessageFilters(Object.fromEntries(new URL(request.url).searchParams), user.role);
   if (problems.length > 0) throw AppError.validation(problems);
   return listMessages(accountIdOf(user), filters);
 });

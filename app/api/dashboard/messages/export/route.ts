@@ -1,0 +1,34 @@
+import { AppError } from "@/lib/errors";
+import { accountIdOf } from "@/lib/dashboard/define-action";
+import { dashboardRoute } from "@/lib/dashboard/dashboard-route";
+import { messageSearchOf, parseMessageFilters } from "@/lib/dashboard/list-messages";
+import { messagesCsv } from "@/lib/messages/messages-csv";
+
+export const dynamic = "force-dynamic";
+
+/** The message list's filtered rows, every page of them, as CSV streamed a chunk at a time whatever its size. */
+export const GET = dashboardRoute("messages.view", async (request, user) => {
+  const { filters, problems } = parseMessageFilters(Object.fromEntries(new URL(request.url).searchParams), user.role);
+  if (problems.length > 0) throw AppError.validation(problems);
+  const { cursor: _page, ...everyPage } = filters;
+  const lines = messagesCsv(messageSearchOf(accountIdOf(user), everyPage));
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await lines.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await lines.return(undefined);
+    },
+  });
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(body, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="tumira-messages-${day}.csv"`,
+      "cache-control": "no-store",
+    },
+  });
+});

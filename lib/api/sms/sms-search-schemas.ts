@@ -1,0 +1,94 @@
+// Contracts of the message search (GET /api/v1/sms and GET /api/v1/sms/export): the query string,
+// checked field by field so every bad filter is named at once, and the list's answer. The same
+// schemas feed the OpenAPI document.
+import { z } from "zod";
+import { AppError, type FieldError } from "@/lib/errors";
+import { messageStatusSchema, smsSchema } from "@/lib/messages/serialize-sms";
+import { parseMsisdn } from "@/lib/messages/msisdn";
+import { decodeSearchCursor, type MessageSearch, type SearchCursor } from "@/lib/messages/search-messages";
+
+export const DEFAULT_LIST_LIMIT = 50;
+export const MAX_LIST_LIMIT = 1000;
+
+const time = (description: string) =>
+  z.iso
+    .datetime({ offset: true, error: "must be an RFC 3339 time, e.g. 2026-01-31T00:00:00Z" })
+    .meta({ description, example: "2026-01-31T00:00:00Z" });
+
+/** Each filter of the query string, as a client writes it. */
+export const smsSearchQuerySchema = z
+  .object({
+    status: z
+      .enum(messageStatusSchema.options, `must be one of ${messageStatusSchema.options.join(", ")}`)
+      .optional()
+      .meta({ description: "Only messages in this status" }),
+    to: z
+      .string()
+      .optional()
+      .meta({ description: "Only messages to this recipient, in any written form (+263771234567, 263771234567, 0771234567)" }),
+    from: z.string().max(15, "must be at most 15 characters").optional().meta({ description: "Only messages sent as this sender id" }),
+    bulk_id: z.uuid("must be a UUID").optional().meta({ description: "Only the messages of this bulk send" }),
+    created_after: time("Only messages created at or after this time").optional(),
+    created_before: time("Only messages created before this time").optional(),
+    limit: z
+      .string()
+      .regex(/^\d+$/, `must be a whole number from 1 to ${MAX_LIST_LIMIT}`)
+      .refine((text) => Number(text) >= 1 && Number(text) <= MAX_LIST_LIMIT, `must be a whole number from 1 to ${MAX_LIST_LIMIT}`)
+      .optional()
+      .meta({ description: `Messages per page, 1 to ${MAX_LIST_LIMIT} (default ${DEFAULT_LIST_LIMIT}); the list only` }),
+    cursor: z
+      .string()
+      .refine((text) => decodeSearchCursor(text) !== null, "must be a next_cursor of an earlier answer")
+      .optional()
+      .meta({ description: "The `next_cursor` of the previous page; the list only" }),
+  })
+  .meta({ id: "SmsSearchQuery" });
+
+export const smsListEnvelopeSchema = z
+  .object({
+    status: z.literal("success"),
+    message: z.string(),
+    data: z.array(smsSchema).meta({ description: "Newest first" }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: "Pass as `cursor` (with the same filters) for the next page; null on the last page" }),
+  })
+  .meta({ id: "SmsListEnvelope" });
+
+export type SmsSearchRequest = { search: MessageSearch; limit: number; cursor: SearchCursor | null };
+
+/** The query string as a search of the account's messages in the key's mode; a bad filter is a VALIDATION_ERROR naming each field. */
+export function parseSmsSearch(url: string, account: { accountId: string; test: boolean }): SmsSearchRequest {
+  const params = new URL(url).searchParams;
+  const fields: FieldError[] = [];
+  const values: Record<string, string> = {};
+  for (const [name, schema] of Object.entries(smsSearchQuerySchema.shape)) {
+    const value = params.get(name);
+    if (value === null) continue;
+    const parsed = (schema as z.ZodType).safeParse(value);
+    if (parsed.success) values[name] = value;
+    else fields.push({ field: name, description: parsed.error.issues[0].message });
+  }
+  let to: string | undefined;
+  if (values.to !== undefined) {
+    const recipient = parseMsisdn(values.to);
+    if (recipient.ok) to = recipient.recipient.to;
+    else fields.push({ field: "to", description: recipient.reason });
+  }
+  if (fields.length > 0) throw AppError.validation(fields);
+  return {
+    search: {
+      accountId: account.accountId,
+      test: account.test,
+      status: values.status,
+      to,
+      senderId: values.from,
+      bulkSendId: values.bulk_id?.toLowerCase(),
+      createdFrom: values.created_after ? new Date(values.created_after) : undefined,
+      createdBefore: values.created_before ? new Date(values.created_before) : undefined,
+    },
+    limit: values.limit ? Number(values.limit) : DEFAULT_LIST_LIMIT,
+    cursor: values.cursor ? decodeSearchCursor(values.cursor) : null,
+  };
+}

@@ -1,0 +1,28 @@
+// Messages as CSV: the API's export and the dashboard's "Export CSV" write the same columns, each
+// message's values serialised through the one Sms schema, read and written a chunk at a time.
+import { serializeSms, smsSchema } from "./serialize-sms";
+import { everyMessage, type FoundMessage, type MessageSearch } from "./search-messages";
+
+/** The Sms object's fields in its order, then the bulk send the message belongs to. */
+export const MESSAGE_CSV_COLUMNS = [...Object.keys(smsSchema.shape), "bulk_id"] as const;
+
+/**
+ * One CSV cell: a leading =, +, - or @ (or a tab or carriage return) gets a ' so a spreadsheet shows
+ * the text instead of running it as a formula; quoted when it holds a quote, comma or line break.
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+export function messageCsvLine(message: FoundMessage): string {
+  const sms: Record<string, string | null> = serializeSms(message);
+  const values = MESSAGE_CSV_COLUMNS.map((column) => (column === "bulk_id" ? message.bulkSendId : sms[column]) ?? "");
+  return `${values.map(csvCell).join(",")}\r\n`;
+}
+
+/** The header line, then every matching message newest first, one chunk of lines per read. */
+export async function* messagesCsv(search: MessageSearch): AsyncGenerator<string> {
+  yield `${MESSAGE_CSV_COLUMNS.join(",")}\r\n`;
+  for await (const rows of everyMessage(search)) yield rows.map(messageCsvLine).join("");
+}
