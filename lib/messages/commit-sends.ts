@@ -23,6 +23,7 @@ import { insertRows } from "@/lib/db/insert-rows";
 import { inList } from "@/lib/db/batch-lists";
 import { timeOrderedUuid } from "./time-ordered-uuid";
 import { readSendingAccount, writeSendsInOneStatement } from "./write-sends-in-one-statement";
+import { HAS_OPT_OUTS_COLUMN, readOptedOut, withoutOptedOut, type OptedOutRecipient } from "./opt-out-check";
 
 export type PreparedSend = {
   accountId: string;
@@ -111,10 +112,17 @@ export class AcceptedMessage {
   }
 }
 
-export type AcceptedSend = { bulkSendId: string | null; currency: string; charge: bigint; messages: AcceptedMessage[] };
+export type AcceptedSend = {
+  bulkSendId: string | null;
+  currency: string;
+  charge: bigint;
+  messages: AcceptedMessage[];
+  /** Recipients of a bulk send not sent (nor charged): on the account's opt-out list. */
+  optedOut: OptedOutRecipient[];
+};
 type AcceptedEntry = { send: PreparedSend; result: AcceptedSend };
 
-type AccountState = { balance: bigint; currency: string };
+type AccountState = { balance: bigint; currency: string; hasOptOuts?: boolean };
 type Pricing = { rates: Record<Operator, bigint>; approvedSenders: Set<string> };
 
 /** Message columns whose value is its send's, and those of the message's own. */
@@ -190,26 +198,34 @@ function fitsOneStatement(sends: PreparedSend[]): boolean {
  * statement (it wrote nothing): the caller runs the batch again in a transaction under the
  * account's lock, which reads every key again before any answer.
  */
-async function writeInOneStatement(sends: PreparedSend[]): Promise<AcceptedSend[] | null> {
+async function writeInOneStatement(sends: PreparedSend[]): Promise<Array<AcceptedSend | AppError> | null> {
   const [{ accountId }] = sends;
-  const account = await readSendingAccount(sql(), accountId);
+  const account = await readSendingAccount(
+    sql(),
+    accountId,
+    sends.flatMap((send) => send.recipients.map((recipient) => recipient.to)),
+  );
   if (!account) return null;
   const now = new Date();
-  const results: AcceptedSend[] = [];
+  const results: Array<AcceptedSend | AppError> = [];
+  const written: Array<{ send: PreparedSend; result: AcceptedSend }> = [];
   for (const send of sends) {
-    const result = evaluate(send, account, account, now); // the account carries its pricing
-    if (result instanceof AppError) return null;
+    const result = evaluate(send, account, account, now, account.optedOut); // the account carries its pricing
+    // An opted-out recipient refuses its send alone; any other refusal is answered under the lock.
+    if (result instanceof AppError && result.code !== "RECIPIENT_OPTED_OUT") return null;
     results.push(result);
+    if (!(result instanceof AppError)) written.push({ send, result });
   }
+  if (written.length === 0) return results;
   const held = await writeSendsInOneStatement(sql(), {
     accountId,
     currency: account.currency,
     at: toDbTime(now),
-    sends: sends.map((send, index) => ({
+    sends: written.map(({ send, result }) => ({
       apiKeyId: send.apiKeyId,
       userId: send.userId,
       actor: send.actor,
-      messages: results[index].messages,
+      messages: result.messages,
     })),
   });
   return held ? results : null;
@@ -218,6 +234,7 @@ async function writeInOneStatement(sends: PreparedSend[]): Promise<AcceptedSend[
 function writeSends(sends: PreparedSend[], pricing: Map<string, Pricing>, lockAccounts: boolean): Promise<Array<AcceptedSend | AppError>> {
   return sql().transaction(async (tx) => {
     const accounts = await readAccounts(tx, [...pricing.keys()], lockAccounts);
+    const optedOut = await readOptedOutOfAccounts(tx, sends, accounts);
     const now = new Date();
     // The API may have taken a send's key from its cache: a key revoked or expired since then sends
     // nothing. Read in this transaction, and held to its commit, so no send commits after a revoke.
@@ -227,7 +244,7 @@ function writeSends(sends: PreparedSend[], pricing: Map<string, Pricing>, lockAc
     const results = sends.map((send) =>
       send.apiKeyId && unusableKeys.has(send.apiKeyId)
         ? unknownApiKeyError()
-        : evaluate(send, accounts.get(send.accountId), pricing.get(send.accountId)!, now),
+        : evaluate(send, accounts.get(send.accountId), pricing.get(send.accountId)!, now, optedOut.get(send.accountId)),
     );
     await writeAccepted(tx, sends, results, now, lockAccounts);
     return results;
@@ -261,16 +278,37 @@ async function readAccounts(tx: SqlExecutor, accountIds: string[], lock: boolean
   const ids = inList(accountIds);
   const forUpdate = lock && tx.dialect === "postgres" ? " FOR UPDATE" : "";
   // ORDER BY: one lock order for every transaction, no deadlocks.
-  const rows = await tx.all<{ id: string; balance: number | string; currency: string }>(
-    `SELECT "id", "balance", "currency" FROM "Account" WHERE "id" IN ${ids.text} ORDER BY "id"${forUpdate}`,
+  const rows = await tx.all<{ id: string; balance: number | string; currency: string; hasOptOuts: boolean | number }>(
+    `SELECT "id", "balance", "currency", ${HAS_OPT_OUTS_COLUMN} FROM "Account" WHERE "id" IN ${ids.text} ORDER BY "id"${forUpdate}`,
     ids.params,
     { prepared: true },
   );
-  return new Map(rows.map((row) => [row.id, { balance: BigInt(row.balance), currency: row.currency }]));
+  return new Map(rows.map((row) => [row.id, { balance: BigInt(row.balance), currency: row.currency, hasOptOuts: Boolean(row.hasOptOuts) }]));
+}
+
+/** The opted-out recipients of the batch, read only for accounts whose list is not empty. */
+async function readOptedOutOfAccounts(
+  tx: SqlExecutor,
+  sends: PreparedSend[],
+  accounts: Map<string, AccountState>,
+): Promise<Map<string, Set<string>>> {
+  const optedOut = new Map<string, Set<string>>();
+  for (const [accountId, account] of accounts) {
+    if (!account.hasOptOuts) continue;
+    const numbers = sends.filter((send) => send.accountId === accountId).flatMap((send) => send.recipients.map((recipient) => recipient.to));
+    optedOut.set(accountId, await readOptedOut(tx, accountId, numbers));
+  }
+  return optedOut;
 }
 
 /** Prices a send and, when its account can pay, takes the charge from the in-memory balance. */
-function evaluate(send: PreparedSend, account: AccountState | undefined, pricing: Pricing, now: Date): AcceptedSend | AppError {
+function evaluate(
+  send: PreparedSend,
+  account: AccountState | undefined,
+  pricing: Pricing,
+  now: Date,
+  optedOut: ReadonlySet<string> | undefined,
+): AcceptedSend | AppError {
   if (!account) return AppError.notFound("Account");
   if (!pricing.approvedSenders.has(send.senderName)) {
     return new AppError("BAD_REQUEST", "Sender id not approved", {
@@ -278,6 +316,8 @@ function evaluate(send: PreparedSend, account: AccountState | undefined, pricing
       fields: [{ field: "from", description: "is not an approved sender id of this account" }],
     });
   }
+  const sendable = withoutOptedOut(send.recipients, optedOut, send.bulk);
+  if (sendable instanceof AppError) return sendable;
   const segments = BigInt(send.segments);
   const charges = {
     econet: segments * pricing.rates.econet,
@@ -286,7 +326,7 @@ function evaluate(send: PreparedSend, account: AccountState | undefined, pricing
   };
   // Counted per carrier, then priced: no BigInt per recipient.
   const counts = { econet: 0, netone: 0, telecel: 0 };
-  for (const recipient of send.recipients) counts[recipient.operator]++;
+  for (const recipient of sendable.recipients) counts[recipient.operator]++;
   const total = operators.reduce((sum, operator) => sum + BigInt(counts[operator]) * charges[operator], 0n);
   if (!send.test) {
     if (account.balance < total) {
@@ -308,8 +348,8 @@ function evaluate(send: PreparedSend, account: AccountState | undefined, pricing
     acceptedAt: now,
     charges,
   };
-  const messages = send.recipients.map((recipient) => new AcceptedMessage(timeOrderedUuid(), recipient.to, recipient.operator, fields));
-  return { bulkSendId: fields.bulkSendId, currency: account.currency, charge: total, messages };
+  const messages = sendable.recipients.map((recipient) => new AcceptedMessage(timeOrderedUuid(), recipient.to, recipient.operator, fields));
+  return { bulkSendId: fields.bulkSendId, currency: account.currency, charge: total, messages, optedOut: sendable.optedOut };
 }
 
 async function writeAccepted(

@@ -21,20 +21,41 @@ export type OneStatementMessage = Pick<
 export type OneStatementSend = { apiKeyId: string | null; userId: string | null; actor: string; messages: OneStatementMessage[] };
 
 /** What pricing a batch needs of its account, as it is now (unlocked): the balance is checked again by the hold. */
-export type SendingAccount = { balance: bigint; currency: string; rates: Record<Operator, bigint>; approvedSenders: Set<string> };
+export type SendingAccount = {
+  balance: bigint;
+  currency: string;
+  rates: Record<Operator, bigint>;
+  approvedSenders: Set<string>;
+  /** The batch's recipients on the account's opt-out list (one indexed lookup in the same statement). */
+  optedOut: Set<string>;
+};
 
 const READ_SENDING_ACCOUNT = `
 SELECT a."balance", a."currency",
   ARRAY(SELECT s."name" FROM "SenderId" s WHERE s."accountId" = a."id" AND s."status" = 'approved') AS "approvedSenders",
+  ARRAY(SELECT o."number" FROM "OptOut" o WHERE o."accountId" = a."id" AND o."number" = ANY(CAST(? AS TEXT[]))) AS "optedOut",
   (SELECT json_agg(json_build_object('scope', r."scope", 'operator', r."operator", 'pricePerSegment', r."pricePerSegment"))
    FROM "Rate" r WHERE r."scope" IN (CAST(? AS TEXT), a."id")) AS "rates"
 FROM "Account" a WHERE a."id" = ?`;
 
-/** The account's balance, currency, approved sender ids and rates in one round trip; undefined if there is no such account. */
-export async function readSendingAccount(executor: SqlExecutor, accountId: string): Promise<SendingAccount | undefined> {
-  const row = await executor.get<{ balance: number | string; currency: string; approvedSenders: string[]; rates: RateRow[] | null }>(
+/**
+ * The account's balance, currency, approved sender ids, rates and which of `recipients` opted out, in
+ * one round trip; undefined if there is no such account.
+ */
+export async function readSendingAccount(
+  executor: SqlExecutor,
+  accountId: string,
+  recipients: readonly string[],
+): Promise<SendingAccount | undefined> {
+  const row = await executor.get<{
+    balance: number | string;
+    currency: string;
+    approvedSenders: string[];
+    optedOut: string[];
+    rates: RateRow[] | null;
+  }>(
     READ_SENDING_ACCOUNT,
-    [DEFAULT_SCOPE, accountId],
+    [recipients, DEFAULT_SCOPE, accountId],
     { prepared: true },
   );
   if (!row) return undefined;
@@ -43,6 +64,7 @@ export async function readSendingAccount(executor: SqlExecutor, accountId: strin
     currency: row.currency,
     rates: resolveRates(row.rates ?? [], accountId),
     approvedSenders: new Set(row.approvedSenders),
+    optedOut: new Set(row.optedOut),
   };
 }
 
