@@ -6,7 +6,13 @@ import type { ApiRoute } from "@/lib/api/route";
 import type { ErrorShape } from "@/lib/api/respond";
 import { bareEnvelopeSchema, envelopeSchema, fieldErrorSchema, kitErrorSchema, legacyErrorSchema } from "@/lib/api/response-schemas";
 import { smsRoutes } from "@/lib/api/sms/sms-routes";
-import { bulkSmsItemSchema, bulkSmsResultSchema, sendBulkSmsRequestSchema, sendSmsRequestSchema } from "@/lib/api/sms/sms-schemas";
+import {
+  bulkSmsItemSchema,
+  bulkSmsResultSchema,
+  optedOutRecipientSchema,
+  sendBulkSmsRequestSchema,
+  sendSmsRequestSchema,
+} from "@/lib/api/sms/sms-schemas";
 import { smsSchema } from "@/lib/messages/serialize-sms";
 import { keyRoutes } from "@/lib/api/keys/key-routes";
 import { apiKeyCreatedSchema, apiKeyListEntrySchema, createApiKeyRequestSchema } from "@/lib/keys/key-schemas";
@@ -27,6 +33,7 @@ const responseComponents: Record<string, z.ZodType> = {
   Sms: smsSchema,
   SmsEnvelope: envelopeSchema(smsSchema),
   BulkSmsItem: bulkSmsItemSchema,
+  OptedOutRecipient: optedOutRecipientSchema,
   BulkSmsResult: bulkSmsResultSchema,
   BulkSmsEnvelope: envelopeSchema(bulkSmsResultSchema),
   ApiKeyCreated: apiKeyCreatedSchema,
@@ -64,6 +71,8 @@ type Operation = {
   /** Accepts an Idempotency-Key header. */
   idempotent?: boolean;
   success: { status: number; description: string; body: ComponentName };
+  /** A second success answer (an idempotent add of what exists). */
+  alsoSuccess?: { status: number; description: string; body: ComponentName };
   /** Query parameters: name → description (all optional strings). */
   query?: Record<string, string>;
   /** Error statuses besides 401 and 429 (every authenticated endpoint has those). */
@@ -197,7 +206,8 @@ const optOutOperations: Record<string, Operation> = {
       "Sends to the number are refused from the next send on, by every process. Idempotent: a number already on the list answers 200 with the entry as it was added first.",
     tag: "Opt-outs",
     request: "AddOptOutRequest",
-    success: { status: 201, description: "Added (200 when already on the list)", body: "OptOutEnvelope" },
+    success: { status: 201, description: "Added", body: "OptOutEnvelope" },
+    alsoSuccess: { status: 200, description: "Already on the list: the entry as it was first added", body: "OptOutEnvelope" },
     errors: { 400: "`number` missing or not a Zimbabwe mobile number, or a malformed body", 413: "The request body is larger than the endpoint accepts" },
   },
   "DELETE /api/v1/opt-outs/:number": {
@@ -247,6 +257,13 @@ function describeOperation(route: ApiRoute, operation: Operation) {
       content: jsonContent(operation.success.body),
     },
   };
+  if (operation.alsoSuccess) {
+    responses[operation.alsoSuccess.status] = {
+      description: operation.alsoSuccess.description,
+      headers: RATE_LIMIT_HEADERS,
+      content: jsonContent(operation.alsoSuccess.body),
+    };
+  }
   for (const [status, description] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
     const headers = errorHeaders(Number(status), operation);
     responses[status] = { description, ...(headers ? { headers } : {}), content: jsonContent(errorBody(Number(status), route.errorShape)) };
