@@ -14,8 +14,6 @@ export type OptOutPage = { optOuts: OptOut[]; nextCursor: string | null };
 export const OPT_OUT_ADDED = "opt_out.added";
 export const OPT_OUT_REMOVED = "opt_out.removed";
 export const MAX_OPT_OUT_PAGE = 500;
-/** Numbers per import call: the dashboard sends a CSV in chunks of this many and shows its progress. */
-export const OPT_OUT_IMPORT_CHUNK = 500;
 
 /** The number in E.164, or a VALIDATION_ERROR naming `field`. */
 export function parseOptOutNumber(raw: unknown, field = "number"): string {

@@ -2,7 +2,8 @@
 
 import { z } from "zod";
 import { accountIdOf, defineAction, userActor } from "@/lib/dashboard/define-action";
-import { addOptOut, importOptOuts, OPT_OUT_IMPORT_CHUNK, removeOptOut } from "@/lib/opt-outs/opt-outs";
+import { addOptOut, importOptOuts, removeOptOut } from "@/lib/opt-outs/opt-outs";
+import { OPT_OUT_IMPORT_CHUNK } from "@/lib/opt-outs/limits";
 import { readOptedOut } from "@/lib/messages/opt-out-check";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 import { sql } from "@/lib/db/client";

@@ -13,7 +13,7 @@ import { Time } from "@/components/time";
 import type { FieldError } from "@/lib/errors";
 import { extractCandidates } from "@/lib/dashboard/check-recipient-list";
 import type { OptOutChangeRow, OptOutRow } from "@/lib/dashboard/list-opt-outs";
-import { OPT_OUT_IMPORT_CHUNK } from "@/lib/opt-outs/opt-outs";
+import { OPT_OUT_IMPORT_CHUNK } from "@/lib/opt-outs/limits";
 import { addOptOutAction, importOptOutsAction, removeOptOutAction } from "./actions";
 
 type ReportRow = { line: number; value: string; outcome: "added" | "already" | "invalid"; note: string };
