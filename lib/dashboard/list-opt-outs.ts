@@ -11,7 +11,9 @@ export type OptOutChangeRow = { id: number; number: string; action: "added" | "r
 
 /** "user:<id>" → the member's email, "key:<id>" → "API key <name>", anything else as it is. */
 async function actorNames(accountId: string, actors: string[]): Promise<(actor: string) => string> {
-  const ids = (prefix: string) => [...new Set(actors.filter((actor) => actor.startsWith(prefix)).map((actor) => actor.slice(prefix.length)))];
+  const ids = (prefix: string) => [
+    ...new Set(actors.filter((actor) => actor.startsWith(prefix)).map((actor) => actor.slice(prefix.length))),
+  ];
   const [users, keys] = await Promise.all([
     db().user.findMany({ where: { accountId, id: { in: ids("user:") } }, select: { id: true, email: true } }),
     db().apiKey.findMany({ where: { accountId, id: { in: ids("key:") } }, select: { id: true, name: true } }),

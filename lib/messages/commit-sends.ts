@@ -283,7 +283,9 @@ async function readAccounts(tx: SqlExecutor, accountIds: string[], lock: boolean
     ids.params,
     { prepared: true },
   );
-  return new Map(rows.map((row) => [row.id, { balance: BigInt(row.balance), currency: row.currency, hasOptOuts: Boolean(row.hasOptOuts) }]));
+  return new Map(
+    rows.map((row) => [row.id, { balance: BigInt(row.balance), currency: row.currency, hasOptOuts: Boolean(row.hasOptOuts) }]),
+  );
 }
 
 /** The opted-out recipients of the batch, read only for accounts whose list is not empty. */
@@ -295,7 +297,9 @@ async function readOptedOutOfAccounts(
   const optedOut = new Map<string, Set<string>>();
   for (const [accountId, account] of accounts) {
     if (!account.hasOptOuts) continue;
-    const numbers = sends.filter((send) => send.accountId === accountId).flatMap((send) => send.recipients.map((recipient) => recipient.to));
+    const numbers = sends
+      .filter((send) => send.accountId === accountId)
+      .flatMap((send) => send.recipients.map((recipient) => recipient.to));
     optedOut.set(accountId, await readOptedOut(tx, accountId, numbers));
   }
   return optedOut;

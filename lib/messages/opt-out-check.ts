@@ -61,7 +61,9 @@ export function withoutOptedOut(
     );
   }
   if (kept.length === 0) {
-    const fields = skipped.slice(0, MAX_LISTED).map(({ index, to }) => ({ field: `to[${index}]`, description: `${to} is on this account's opt-out list` }));
+    const fields = skipped
+      .slice(0, MAX_LISTED)
+      .map(({ index, to }) => ({ field: `to[${index}]`, description: `${to} is on this account's opt-out list` }));
     return optedOutError(fields, "Every recipient has opted out of this account's messages; nothing was sent or charged");
   }
   return { recipients: kept, optedOut: skipped };

@@ -53,11 +53,7 @@ export async function readSendingAccount(
     approvedSenders: string[];
     optedOut: string[];
     rates: RateRow[] | null;
-  }>(
-    READ_SENDING_ACCOUNT,
-    [recipients, DEFAULT_SCOPE, accountId],
-    { prepared: true },
-  );
+  }>(READ_SENDING_ACCOUNT, [recipients, DEFAULT_SCOPE, accountId], { prepared: true });
   if (!row) return undefined;
   return {
     balance: BigInt(row.balance),

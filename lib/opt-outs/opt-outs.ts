@@ -58,7 +58,11 @@ async function readOptOut(executor: SqlExecutor, accountId: string, number: stri
  * Adds a number to the account's list. Idempotent: a number already on it is left as it was (its
  * first actor and time kept, no audit event) and `created` is false.
  */
-export async function addOptOut(input: { accountId: string; number: unknown; actor: string }): Promise<{ optOut: OptOut; created: boolean }> {
+export async function addOptOut(input: {
+  accountId: string;
+  number: unknown;
+  actor: string;
+}): Promise<{ optOut: OptOut; created: boolean }> {
   const number = parseOptOutNumber(input.number);
   return sql().transaction(async (tx) => {
     const created = await insertOptOut(tx, input.accountId, number, input.actor, toDbTime(new Date()));

@@ -179,7 +179,10 @@ describe("opt-outs across processes and concurrent sends", () => {
     const warm = await callApi(second.url, "POST", "/api/v1/sms", { token: acme.token, body: { to: number, message: "Hi", from: "ACME" } });
     expect(warm.status).toBe(202);
     expect((await api("POST", "/api/v1/opt-outs", { token: acme.token, body: { number } })).status).toBe(201);
-    const refused = await callApi(second.url, "POST", "/api/v1/sms", { token: acme.token, body: { to: number, message: "Hi", from: "ACME" } });
+    const refused = await callApi(second.url, "POST", "/api/v1/sms", {
+      token: acme.token,
+      body: { to: number, message: "Hi", from: "ACME" },
+    });
     expectLegacyError(refused, 422, "ERR_RECIPIENT_OPTED_OUT");
   });
 

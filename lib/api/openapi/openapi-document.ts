@@ -189,8 +189,7 @@ const optOutOperations: Record<string, Operation> = {
   "GET /api/v1/opt-outs": {
     operationId: "listOptOuts",
     summary: "List the opt-out list",
-    description:
-      "The account's opt-out list, newest first, a page at a time. Test and live keys share the account's one list.",
+    description: "The account's opt-out list, newest first, a page at a time. Test and live keys share the account's one list.",
     tag: "Opt-outs",
     query: {
       limit: "Entries per page, 1 to 500 (default 100)",
@@ -208,7 +207,10 @@ const optOutOperations: Record<string, Operation> = {
     request: "AddOptOutRequest",
     success: { status: 201, description: "Added", body: "OptOutEnvelope" },
     alsoSuccess: { status: 200, description: "Already on the list: the entry as it was first added", body: "OptOutEnvelope" },
-    errors: { 400: "`number` missing or not a Zimbabwe mobile number, or a malformed body", 413: "The request body is larger than the endpoint accepts" },
+    errors: {
+      400: "`number` missing or not a Zimbabwe mobile number, or a malformed body",
+      413: "The request body is larger than the endpoint accepts",
+    },
   },
   "DELETE /api/v1/opt-outs/:number": {
     operationId: "removeOptOut",
@@ -290,7 +292,11 @@ function describeOperation(route: ApiRoute, operation: Operation) {
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
     tags: [operation.tag],
-    parameters: [...pathParameters, ...queryParameters, ...(operation.idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])],
+    parameters: [
+      ...pathParameters,
+      ...queryParameters,
+      ...(operation.idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : []),
+    ],
     ...(operation.request ? { requestBody: { required: true, content: jsonContent(operation.request) } } : {}),
     responses,
   };

@@ -28,7 +28,9 @@ async function listAccountOptOuts(context: AuthedContext): Promise<ApiResponse> 
 async function addAccountOptOut(context: AuthedContext): Promise<ApiResponse> {
   const { number } = parseJsonRequest(context, addOptOutRequestSchema);
   const { optOut, created } = await addOptOut({ accountId: context.auth.accountId, number, actor: keyActor(context.auth) });
-  return created ? envelope(201, "Opt-out added", serializeOptOut(optOut)) : envelope(200, "Already on the opt-out list", serializeOptOut(optOut));
+  return created
+    ? envelope(201, "Opt-out added", serializeOptOut(optOut))
+    : envelope(200, "Already on the opt-out list", serializeOptOut(optOut));
 }
 
 async function removeAccountOptOut(context: AuthedContext): Promise<ApiResponse> {

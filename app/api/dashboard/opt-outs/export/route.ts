@@ -13,7 +13,10 @@ function csvField(value: string): string {
 /** The account's whole opt-out list as CSV: number, who added it, when. */
 export const GET = dashboardRoute("optouts.manage", async (_request, user) => {
   const optOuts = await listAllOptOuts(accountIdOf(user));
-  const lines = ["number,added_by,added_at", ...optOuts.map((optOut) => [optOut.number, optOut.actor, optOut.createdAt.toISOString()].map(csvField).join(","))];
+  const lines = [
+    "number,added_by,added_at",
+    ...optOuts.map((optOut) => [optOut.number, optOut.actor, optOut.createdAt.toISOString()].map(csvField).join(",")),
+  ];
   const day = new Date().toISOString().slice(0, 10);
   return new Response(lines.join("\r\n") + "\r\n", {
     headers: {
