@@ -19,6 +19,7 @@ const DOMAINS = [
   "lib/keys",
   "lib/ledger",
   "lib/messages",
+  "lib/opt-outs",
   "lib/rates",
   "lib/senders",
   "lib/smpp",

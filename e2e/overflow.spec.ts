@@ -87,6 +87,7 @@ test("no page scrolls sideways at 390 px or 1440 px with long names, emails and 
     ["/dashboard/keys", "keys"],
     ["/dashboard/webhooks", "webhooks"],
     ["/dashboard/senders", "senders"],
+    ["/dashboard/opt-outs", "opt-outs"],
     ["/dashboard/members", "members"],
     ["/dashboard/api-reference", "api-reference"],
   ];

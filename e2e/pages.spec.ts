@@ -7,6 +7,7 @@ const ownerPages = [
   { path: "/dashboard/messages", heading: "Messages", name: "messages" },
   { path: "/dashboard/billing", heading: "Balance", name: "balance" },
   { path: "/dashboard/senders", heading: "Sender IDs", name: "senders" },
+  { path: "/dashboard/opt-outs", heading: "Opt-outs", name: "opt-outs-page" },
   { path: "/dashboard/webhooks", heading: "Webhooks", name: "webhooks" },
   { path: "/dashboard/api-reference", heading: "API reference", name: "api-reference" },
 ];

@@ -12,6 +12,7 @@ const accountNav: (NavItem & { permission: Permission })[] = [
   { href: "/dashboard", label: "Overview", icon: "home", permission: "account.view" },
   { href: "/dashboard/compose", label: "Compose", icon: "send", permission: "messages.send" },
   { href: "/dashboard/messages", label: "Messages", icon: "inbox", permission: "messages.view" },
+  { href: "/dashboard/opt-outs", label: "Opt-outs", icon: "users", permission: "optouts.manage" },
   { href: "/dashboard/billing", label: "Balance", icon: "wallet", permission: "account.view" },
 ];
 const developerNav: (NavItem & { permission: Permission })[] = [

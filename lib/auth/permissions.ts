@@ -9,6 +9,8 @@ export const permissions = {
   "keys.manage": ["owner", "developer"],
   "messages.send": ["owner", "developer"],
   "messages.view": ["owner", "developer"],
+  /** The account's opt-out list: add, remove, import, export. */
+  "optouts.manage": ["owner", "developer"],
   "webhooks.redeliver": ["owner", "developer"],
   "webhooks.secret": ["owner"],
   "members.manage": ["owner"],

@@ -9,6 +9,8 @@
 // recipient is priced (segments × the carrier's rate for the account), and in one transaction the
 // charge is held (live keys only; all-or-nothing, else INSUFFICIENT_BALANCE and nothing is written)
 // and the messages are stored `enqueued`. Single sends are group-committed with concurrent ones.
+// Recipients on the account's opt-out list are refused (single send: RECIPIENT_OPTED_OUT naming `to`)
+// or skipped and listed in `optedOut` (bulk), read in the commit's own account read (./opt-out-check.ts).
 import { AppError, type FieldError } from "@/lib/errors";
 import { isStorableText, NOT_TEXT_DESCRIPTION } from "@/lib/text";
 import { getEnv } from "@/lib/env";

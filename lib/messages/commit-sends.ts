@@ -9,6 +9,7 @@ import { operators } from "@/lib/carriers/operators";
 import { AcceptedMessage, type AcceptedSend, type PreparedSend, type SendFields, type SendingAccount } from "@/lib/model/sends";
 import type { SendOutcome } from "@/lib/db/stores/types";
 import { timeOrderedUuid } from "@/lib/model/ids";
+import { withoutOptedOut } from "./opt-out-check";
 
 export { AcceptedMessage, IdempotencyKeyTakenError } from "@/lib/model/sends";
 export type { AcceptedSend, IdempotencyRecord, PreparedSend } from "@/lib/model/sends";
@@ -28,6 +29,8 @@ export function priceSend(send: PreparedSend, account: SendingAccount, now: Date
       fields: [{ field: "from", description: "is not an approved sender id of this account" }],
     });
   }
+  const sendable = withoutOptedOut(send.recipients, account.optedOut, send.bulk);
+  if (sendable instanceof AppError) return sendable;
   const segments = BigInt(send.segments);
   const charges = {
     econet: segments * account.rates.econet,
@@ -36,7 +39,7 @@ export function priceSend(send: PreparedSend, account: SendingAccount, now: Date
   };
   // Counted per carrier, then priced: no BigInt per recipient.
   const counts = { econet: 0, netone: 0, telecel: 0 };
-  for (const recipient of send.recipients) counts[recipient.operator]++;
+  for (const recipient of sendable.recipients) counts[recipient.operator]++;
   const total = operators.reduce((sum, operator) => sum + BigInt(counts[operator]) * charges[operator], 0n);
   if (!send.test) {
     if (account.balance < total) {
@@ -58,6 +61,6 @@ export function priceSend(send: PreparedSend, account: SendingAccount, now: Date
     acceptedAt: now,
     charges,
   };
-  const messages = send.recipients.map((recipient) => new AcceptedMessage(timeOrderedUuid(), recipient.to, recipient.operator, fields));
-  return { bulkSendId: fields.bulkSendId, currency: account.currency, charge: total, messages };
+  const messages = sendable.recipients.map((recipient) => new AcceptedMessage(timeOrderedUuid(), recipient.to, recipient.operator, fields));
+  return { bulkSendId: fields.bulkSendId, currency: account.currency, charge: total, messages, optedOut: sendable.optedOut };
 }

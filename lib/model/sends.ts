@@ -109,13 +109,30 @@ export class AcceptedMessage {
   }
 }
 
-export type AcceptedSend = { bulkSendId: string | null; currency: string; charge: bigint; messages: AcceptedMessage[] };
+/** A bulk send's recipient that was not sent (nor charged) because it is on the account's opt-out list. */
+export type OptedOutRecipient = { index: number; to: string };
+
+export type AcceptedSend = {
+  bulkSendId: string | null;
+  currency: string;
+  charge: bigint;
+  messages: AcceptedMessage[];
+  /** Recipients of a bulk send left out: on the account's opt-out list. */
+  optedOut: OptedOutRecipient[];
+};
 
 /**
  * What pricing a send needs of its account. `balance` is the balance as the store read it; pricing
  * takes each accepted live send's charge from it, so later sends of the batch see what is left.
  */
-export type SendingAccount = { balance: bigint; currency: string; rates: Record<Operator, bigint>; approvedSenders: Set<string> };
+export type SendingAccount = {
+  balance: bigint;
+  currency: string;
+  rates: Record<Operator, bigint>;
+  approvedSenders: Set<string>;
+  /** Which of the batch's recipients are on the account's opt-out list (read with the account). */
+  optedOut: ReadonlySet<string>;
+};
 
 /** The domain's rule: a send priced against its account, accepted (its messages) or refused. */
 export type PriceSend = (send: PreparedSend, account: SendingAccount, now: Date) => AcceptedSend | AppError;

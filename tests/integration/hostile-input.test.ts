@@ -105,6 +105,9 @@ const { hostileValue } = fc.letrec<{ hostileValue: unknown }>((tie) => ({
 
 const VALID_MSISDNS = ["+263771234567", "263781234567", "0711234567", "+263731234567"];
 const msisdn = fc.oneof(fc.constantFrom(...VALID_MSISDNS), hostileString, fc.stringMatching(/^\+?2637[0-9]{8,9}$/));
+/** Numbers the opt-out endpoints add and remove: none of the sends' own, so no send is refused for them. */
+const OPT_OUT_NUMBERS = ["+263772009001", "0772009002", "263712009003"];
+const optOutNumber = fc.oneof(fc.constantFrom(...OPT_OUT_NUMBERS), hostileString);
 
 /** A field: often plausible, often hostile, sometimes missing. */
 function field<T>(plausible: fc.Arbitrary<T>) {
@@ -336,17 +339,19 @@ type Counts = {
   apiKeys: number;
   activeKeys: number;
   senderIds: number;
+  optOuts: number;
   balance: bigint;
   otherBalance: bigint;
 };
 
 async function counts(): Promise<Counts> {
-  const [messages, ledgerRows, apiKeys, activeKeys, senderIds, accounts] = await Promise.all([
+  const [messages, ledgerRows, apiKeys, activeKeys, senderIds, optOuts, accounts] = await Promise.all([
     db().message.count(),
     db().ledgerEntry.count(),
     db().apiKey.count(),
     db().apiKey.count({ where: { active: true } }),
     db().senderId.count(),
+    db().optOut.count(),
     db().account.findMany({ where: { id: { in: [acme.accountId, other.accountId] } }, select: { id: true, balance: true } }),
   ]);
   const balanceOf = (id: string) => accounts.find((account) => account.id === id)!.balance;
@@ -356,6 +361,7 @@ async function counts(): Promise<Counts> {
     apiKeys,
     activeKeys,
     senderIds,
+    optOuts,
     balance: balanceOf(acme.accountId),
     otherBalance: balanceOf(other.accountId),
   };
@@ -383,6 +389,8 @@ function expectedWrites(endpoint: Endpoint, sample: Sample, call: ApiCall): Part
   }
   if (route === "POST /api/v1/api-tokens") return { apiKeys: 1, activeKeys: 1 };
   if (route === "POST /api/v1/accounts/:p/sender-ids") return { senderIds: 1 };
+  if (route === "POST /api/v1/opt-outs") return call.status === 201 ? { optOuts: 1 } : {};
+  if (route === "DELETE /api/v1/opt-outs/:p") return { optOuts: -1 };
   if (route === "DELETE /api/v1/api-tokens/:p" && sample.auth === "other" && sample.parameter === victim.id && victim.active) {
     victim.active = false;
     return { activeKeys: -1 };
@@ -481,6 +489,14 @@ const endpoints: Endpoint[] = [
     shape: "kit",
     parameter: pathParameter(accountIds),
     body: bodyOf(bodyObject({ sender_id: fc.stringMatching(/^[A-Za-z0-9]{1,11}$/) })),
+  },
+  { method: "GET", path: () => "/api/v1/opt-outs", shape: "kit" },
+  { method: "POST", path: () => "/api/v1/opt-outs", shape: "kit", body: bodyOf(bodyObject({ number: optOutNumber })) },
+  {
+    method: "DELETE",
+    path: (number) => `/api/v1/opt-outs/${number}`,
+    shape: "kit",
+    parameter: pathParameter(() => OPT_OUT_NUMBERS.map(encodeURIComponent)),
   },
 ];
 

@@ -88,6 +88,9 @@ describe("OpenAPI document", () => {
       "GET /api/v1/accounts/{account_id}/balance",
       "GET /api/v1/accounts/{account_id}/sender-ids",
       "POST /api/v1/accounts/{account_id}/sender-ids",
+      "GET /api/v1/opt-outs",
+      "POST /api/v1/opt-outs",
+      "DELETE /api/v1/opt-outs/{number}",
     ];
     for (const operation of required) expect(documented).toContain(operation);
     const routed = apiRoutes
@@ -243,5 +246,31 @@ describe("served and true to the running server", () => {
     const exported = await api("GET", "/api/v1/sms/export", { token: acme.token });
     const documented = (document.paths as any)["/api/v1/sms/export"].get.responses[200].content["text/csv"].schema.description;
     expect(documented).toContain(exported.text.split("\r\n")[0]);
+  });
+
+  it("opt-out responses, and the sends they refuse, match their documented schemas", async () => {
+    const added = await api("POST", "/api/v1/opt-outs", { token: acme.token, body: { number: "0772999001" } });
+    expect(added.status).toBe(201);
+    expectDocumented(added, "/api/v1/opt-outs", "post");
+    const again = await api("POST", "/api/v1/opt-outs", { token: acme.token, body: { number: "+263772999001" } });
+    expect(again.status).toBe(200);
+    expectDocumented(again, "/api/v1/opt-outs", "post");
+    expectDocumented(await api("POST", "/api/v1/opt-outs", { token: acme.token, body: { number: "nope" } }), "/api/v1/opt-outs", "post");
+    expectDocumented(await api("GET", "/api/v1/opt-outs?limit=1", { token: acme.token }), "/api/v1/opt-outs", "get");
+    expectDocumented(await api("GET", "/api/v1/opt-outs?cursor=x", { token: acme.token }), "/api/v1/opt-outs", "get");
+    const refused = await api("POST", "/api/v1/sms", { token: acme.token, body: { to: "0772999001", message: "Hi", from: "ACME" } });
+    expect(refused.status).toBe(422);
+    expectDocumented(refused, "/api/v1/sms", "post");
+    const bulk = await api("POST", "/api/v1/sms/bulk", {
+      token: acme.token,
+      body: { to: ["+263772999001", "+263772999002"], message: "Hi all", from: "ACME" },
+    });
+    expect(bulk.body.data.opted_out).toEqual([{ index: 0, to: "+263772999001" }]);
+    expectDocumented(bulk, "/api/v1/sms/bulk", "post");
+    const removed = await api("DELETE", "/api/v1/opt-outs/0772999001", { token: acme.token });
+    expect(removed.status).toBe(200);
+    expectDocumented(removed, "/api/v1/opt-outs/{number}", "delete");
+    expectDocumented(await api("DELETE", "/api/v1/opt-outs/0772999001", { token: acme.token }), "/api/v1/opt-outs/{number}", "delete");
+    expectDocumented(await api("DELETE", "/api/v1/opt-outs/x", { token: acme.token }), "/api/v1/opt-outs/{number}", "delete");
   });
 });

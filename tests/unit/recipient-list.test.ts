@@ -26,6 +26,23 @@ describe("bulk recipient list", () => {
     expect(progress).toEqual([4]);
   });
 
+  it("sets the numbers on the opt-out list apart, by their first line, out of the send and its carrier counts", async () => {
+    const list = new Set(["+263771000001"]);
+    const asked: string[][] = [];
+    const checked = await checkRecipients(
+      extractCandidates("077 100 0001\n0712000002\n+263771000001\n", { csv: false }),
+      () => undefined,
+      async (numbers) => {
+        asked.push(numbers);
+        return numbers.filter((number) => list.has(number));
+      },
+    );
+    expect(asked).toEqual([["+263771000001", "+263712000002"]]);
+    expect(checked.valid).toEqual([{ to: "+263712000002", operator: "netone" }]);
+    expect(checked.optedOut).toEqual([{ line: 1, value: "077 100 0001", to: "+263771000001" }]);
+    expect(checked.perOperator).toEqual({ econet: 0, netone: 1, telecel: 0 });
+  });
+
   it("splits pasted text on lines, commas and tabs", () => {
     expect(extractCandidates("0771000001, 0771000002\n\t0771000003", { csv: false }).map((entry) => entry.value)).toEqual([
       "0771000001",

@@ -16,6 +16,14 @@ import { MAX_SEGMENTS } from "@/lib/messages/segments";
 import { carrierName } from "@/lib/messages/vocabulary";
 import type { DashboardErrorBody } from "@/lib/dashboard/dashboard-route";
 import { sendErrorText, type RecipientsProps } from "./compose-shared";
+import { findOptedOutAction } from "../opt-outs/actions";
+
+/** The server's answer of which numbers are on the account's opt-out list; a refusal of the check is an error. */
+export async function findOptedOut(numbers: string[]): Promise<string[]> {
+  const result = await findOptedOutAction({ numbers });
+  if (!result.ok) throw new Error(result.error);
+  return result.data;
+}
 
 type Progress = { label: string; done: number; total: number };
 type BulkResult = { bulkSendId: string; total: number; charge: string; currency: string };
@@ -124,7 +132,18 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
     setRefusal(null);
     const candidates = csv ? extractCandidates(csv.text, { csv: true }) : extractCandidates(text, { csv: false });
     setProgress({ label: `Checking ${candidates.length} numbers`, done: 0, total: candidates.length });
-    const outcome = await checkRecipients(candidates, (done, total) => setProgress({ label: `Checking ${total} numbers`, done, total }));
+    let outcome: CheckedRecipients;
+    try {
+      outcome = await checkRecipients(
+        candidates,
+        (done, total) => setProgress({ label: `Checking ${total} numbers`, done, total }),
+        findOptedOut,
+      );
+    } catch (error) {
+      setProgress(null);
+      setRefusal((error as Error).message);
+      return;
+    }
     setChecked(outcome);
     setReport(outcome.invalid);
     setProgress(null);
@@ -321,7 +340,7 @@ function CheckSummary({
   const overBalance = price.total > BigInt(available);
   return (
     <div className="space-y-4" data-testid="bulk-summary">
-      <div className="grid gap-3 sm:grid-cols-3">
+      <div className="grid gap-3 sm:grid-cols-4">
         <Summary label="Valid recipients" value={checked.valid.length} testId="bulk-valid-count" />
         <Summary
           label="Invalid"
@@ -335,7 +354,20 @@ function CheckSummary({
           tone={checked.duplicates.length ? "amber" : undefined}
           testId="bulk-duplicate-count"
         />
+        <Summary
+          label="Opted out (not sent)"
+          value={checked.optedOut.length}
+          tone={checked.optedOut.length ? "amber" : undefined}
+          testId="bulk-opted-out-count"
+        />
       </div>
+      {checked.optedOut.length > 0 && (
+        <ProblemList
+          title="Opted out: not sent, not charged"
+          rows={checked.optedOut.map((entry) => ({ line: entry.line, value: entry.value, note: `${entry.to} is on your opt-out list` }))}
+          testId="opted-out-row"
+        />
+      )}
       {checked.duplicates.length > 0 && (
         <ProblemList
           title="Duplicates (sent once)"

@@ -20,5 +20,6 @@ export type RecipientsProps = {
 export function sendErrorText(result: { code: string; error: string }): string {
   if (result.code === "INSUFFICIENT_BALANCE")
     return "Insufficient balance: the available balance does not cover this send. Nothing was sent or charged.";
+  if (result.code === "RECIPIENT_OPTED_OUT") return "The recipient is on your opt-out list. Nothing was sent or charged.";
   return result.error;
 }

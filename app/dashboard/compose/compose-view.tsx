@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useEffect, useState, useTransition } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -16,7 +16,7 @@ import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
 import type { RateTable } from "@/lib/dashboard/price-send";
 import type { FieldError } from "@/lib/errors";
 import { sendSmsAction } from "./actions";
-import { BulkRecipients } from "./bulk-recipients";
+import { BulkRecipients, findOptedOut } from "./bulk-recipients";
 import { sendErrorText, type RecipientsProps } from "./compose-shared";
 
 type Mode = "single" | "bulk";
@@ -127,6 +127,22 @@ function SingleRecipient({ from, body, segments, rates, currency, available, fie
   const [refusal, setRefusal] = useState<string | null>(null);
   const parsed = to.trim() ? parseMsisdn(to) : null;
   const cost = parsed?.ok ? BigInt(segments) * BigInt(rates[parsed.recipient.operator]) : null;
+  const number = parsed?.ok ? parsed.recipient.to : null;
+  // Which number was last checked against the opt-out list, and whether it is on it.
+  const [optOutCheck, setOptOutCheck] = useState<{ number: string; optedOut: boolean } | null>(null);
+  const optedOut = number !== null && optOutCheck?.number === number && optOutCheck.optedOut;
+
+  useEffect(() => {
+    if (!number) return;
+    let current = true;
+    findOptedOut([number]).then(
+      (found) => current && setOptOutCheck({ number, optedOut: found.includes(number) }),
+      () => undefined, // the send itself refuses an opted-out number anyway
+    );
+    return () => {
+      current = false;
+    };
+  }, [number]);
 
   function send() {
     setRefusal(null);
@@ -169,6 +185,11 @@ function SingleRecipient({ from, body, segments, rates, currency, available, fie
               {parsed?.ok && <Badge tone="blue">{carrierName(parsed.recipient.operator)}</Badge>}
             </div>
           </Field>
+          {optedOut && (
+            <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800" data-testid="single-opted-out">
+              {number} is on your opt-out list: a send to it is refused and not charged. Remove it from Opt-outs to send to it again.
+            </p>
+          )}
           {refusal && (
             <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="send-error">
               {refusal}
@@ -185,7 +206,7 @@ function SingleRecipient({ from, body, segments, rates, currency, available, fie
                 "Enter a number and a message to see the cost."
               )}
             </p>
-            <Button type="submit" disabled={pending || segments > MAX_SEGMENTS}>
+            <Button type="submit" disabled={pending || segments > MAX_SEGMENTS || optedOut}>
               {pending ? "Sending…" : "Send message"}
             </Button>
           </div>

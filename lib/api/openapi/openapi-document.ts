@@ -6,7 +6,13 @@ import type { ApiRoute } from "@/lib/api/route";
 import type { ErrorShape } from "@/lib/api/respond";
 import { bareEnvelopeSchema, envelopeSchema, fieldErrorSchema, kitErrorSchema, legacyErrorSchema } from "@/lib/api/response-schemas";
 import { smsRoutes } from "@/lib/api/sms/sms-routes";
-import { bulkSmsItemSchema, bulkSmsResultSchema, sendBulkSmsRequestSchema, sendSmsRequestSchema } from "@/lib/api/sms/sms-schemas";
+import {
+  bulkSmsItemSchema,
+  bulkSmsResultSchema,
+  optedOutRecipientSchema,
+  sendBulkSmsRequestSchema,
+  sendSmsRequestSchema,
+} from "@/lib/api/sms/sms-schemas";
 import { smsSchema } from "@/lib/messages/serialize-sms";
 import { MESSAGE_CSV_COLUMNS } from "@/lib/messages/messages-csv";
 import { smsListEnvelopeSchema, smsSearchQuerySchema } from "@/lib/api/sms/sms-search-schemas";
@@ -14,6 +20,8 @@ import { keyRoutes } from "@/lib/api/keys/key-routes";
 import { apiKeyCreatedSchema, apiKeyListEntrySchema, createApiKeyRequestSchema } from "@/lib/keys/key-schemas";
 import { accountRoutes } from "@/lib/api/accounts/account-routes";
 import { balanceSchema, createSenderIdRequestSchema, senderIdSchema } from "@/lib/api/accounts/account-schemas";
+import { optOutRoutes } from "@/lib/api/opt-outs/opt-out-routes";
+import { addOptOutRequestSchema, optOutListQuerySchema, optOutPageSchema, optOutSchema } from "@/lib/api/opt-outs/opt-out-schemas";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 const COMPONENT_REF = "#/components/schemas/";
@@ -28,6 +36,7 @@ const responseComponents: Record<string, z.ZodType> = {
   SmsEnvelope: envelopeSchema(smsSchema),
   SmsListEnvelope: smsListEnvelopeSchema,
   BulkSmsItem: bulkSmsItemSchema,
+  OptedOutRecipient: optedOutRecipientSchema,
   BulkSmsResult: bulkSmsResultSchema,
   BulkSmsEnvelope: envelopeSchema(bulkSmsResultSchema),
   ApiKeyCreated: apiKeyCreatedSchema,
@@ -39,6 +48,10 @@ const responseComponents: Record<string, z.ZodType> = {
   SenderId: senderIdSchema,
   SenderIdEnvelope: envelopeSchema(senderIdSchema),
   SenderIdListEnvelope: envelopeSchema(z.array(senderIdSchema)),
+  OptOut: optOutSchema,
+  OptOutEnvelope: envelopeSchema(optOutSchema),
+  OptOutPage: optOutPageSchema,
+  OptOutPageEnvelope: envelopeSchema(optOutPageSchema),
 };
 
 /** Request bodies, described as clients may send them (unknown fields are ignored, not refused). */
@@ -47,6 +60,7 @@ const requestComponents: Record<string, z.ZodType> = {
   SendBulkSmsRequest: sendBulkSmsRequestSchema,
   CreateApiKeyRequest: createApiKeyRequestSchema,
   CreateSenderIdRequest: createSenderIdRequestSchema,
+  AddOptOutRequest: addOptOutRequestSchema,
 };
 
 type ComponentName = keyof typeof responseComponents | keyof typeof requestComponents;
@@ -55,13 +69,15 @@ type Operation = {
   operationId: string;
   summary: string;
   description?: string;
-  tag: "SMS" | "API keys" | "Account";
+  tag: "SMS" | "API keys" | "Account" | "Opt-outs";
   request?: ComponentName;
   /** Query string parameters, one per field of the schema (all optional). */
   query?: { schema: z.ZodObject; omit?: string[] };
   /** Accepts an Idempotency-Key header. */
   idempotent?: boolean;
   success: { status: number; description: string; body: ComponentName | { csv: readonly string[] } };
+  /** A second success answer (an idempotent add of what exists). */
+  alsoSuccess?: { status: number; description: string; body: ComponentName };
   /** Error statuses besides 401 and 429 (every authenticated endpoint has those). */
   errors: Record<number, string>;
 };
@@ -85,13 +101,14 @@ const operations: Record<string, Operation> = {
     errors: {
       400: "Malformed JSON, a field missing or invalid, or `from` is not an approved sender id of the account",
       ...IDEMPOTENCY_ERRORS,
-      422: "The balance does not cover the charge, or the Idempotency-Key was used for a different request",
+      422: "The balance does not cover the charge, the recipient is on the account's opt-out list (`error.type` `ERR_RECIPIENT_OPTED_OUT`, nothing sent or charged), or the Idempotency-Key was used for a different request",
     },
   },
   "POST /api/v1/sms/bulk": {
     operationId: "sendBulkSms",
     summary: "Send an SMS to many recipients",
-    description: "All or nothing: every recipient is validated and priced, and the whole charge is held at once, or nothing is created.",
+    description:
+      "All or nothing: every recipient is validated and priced, and the whole charge is held at once, or nothing is created. Recipients on the account's opt-out list are skipped, not charged, and listed in `opted_out`.",
     tag: "SMS",
     request: "SendBulkSmsRequest",
     idempotent: true,
@@ -99,7 +116,7 @@ const operations: Record<string, Operation> = {
     errors: {
       400: "A field missing or invalid; `validation_errors` names each (e.g. `to[3]`)",
       ...IDEMPOTENCY_ERRORS,
-      422: "The balance does not cover the whole send (nothing was created or held), or the Idempotency-Key was used for a different request",
+      422: "The balance does not cover the whole send (nothing was created or held), every recipient is on the opt-out list (`RECIPIENT_OPTED_OUT`), or the Idempotency-Key was used for a different request",
     },
   },
   "GET /api/v1/sms/:id": {
@@ -193,9 +210,44 @@ const operations: Record<string, Operation> = {
   },
 };
 
+const optOutOperations: Record<string, Operation> = {
+  "GET /api/v1/opt-outs": {
+    operationId: "listOptOuts",
+    summary: "List the opt-out list",
+    description: "The account's opt-out list, newest first, a page at a time. Test and live keys share the account's one list.",
+    tag: "Opt-outs",
+    query: { schema: optOutListQuerySchema },
+    success: { status: 200, description: "A page of the list", body: "OptOutPageEnvelope" },
+    errors: { 400: "`limit` out of range, or a `cursor` this endpoint did not give" },
+  },
+  "POST /api/v1/opt-outs": {
+    operationId: "addOptOut",
+    summary: "Add a number to the opt-out list",
+    description:
+      "Sends to the number are refused from the next send on, by every process. Idempotent: a number already on the list answers 200 with the entry as it was added first.",
+    tag: "Opt-outs",
+    request: "AddOptOutRequest",
+    success: { status: 201, description: "Added", body: "OptOutEnvelope" },
+    alsoSuccess: { status: 200, description: "Already on the list: the entry as it was first added", body: "OptOutEnvelope" },
+    errors: {
+      400: "`number` missing or not a Zimbabwe mobile number, or a malformed body",
+      413: "The request body is larger than the endpoint accepts",
+    },
+  },
+  "DELETE /api/v1/opt-outs/:number": {
+    operationId: "removeOptOut",
+    summary: "Remove a number from the opt-out list",
+    description: "Sends to the number go through again. The number may be written in any form (URL-encode a leading `+` as `%2B`).",
+    tag: "Opt-outs",
+    success: { status: 200, description: "Removed", body: "StatusEnvelope" },
+    errors: { 400: "The number is not a Zimbabwe mobile number", 404: "The number is not on the account's opt-out list" },
+  },
+};
+
 const PATH_PARAMETERS: Record<string, string> = {
   id: "The resource id (a UUID)",
   account_id: "The caller's account id (a UUID); `account_id` of the key's create response",
+  number: "A phone number, in any written form",
 };
 
 const jsonContent = (component: string) => ({ "application/json": { schema: { $ref: COMPONENT_REF + component } } });
@@ -229,6 +281,13 @@ function describeOperation(route: ApiRoute, operation: Operation) {
       content: successContent(operation.success.body),
     },
   };
+  if (operation.alsoSuccess) {
+    responses[operation.alsoSuccess.status] = {
+      description: operation.alsoSuccess.description,
+      headers: RATE_LIMIT_HEADERS,
+      content: jsonContent(operation.alsoSuccess.body),
+    };
+  }
   for (const [status, description] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
     const headers = errorHeaders(Number(status), operation);
     responses[status] = { description, ...(headers ? { headers } : {}), content: jsonContent(errorBody(Number(status), route.errorShape)) };
@@ -241,7 +300,7 @@ function describeOperation(route: ApiRoute, operation: Operation) {
       in: "path",
       required: true,
       description: PATH_PARAMETERS[segment.slice(1)],
-      schema: { type: "string", format: "uuid" },
+      schema: segment === ":number" ? { type: "string" } : { type: "string", format: "uuid" },
     }));
   const queryParameters = operation.query ? queryParametersOf(operation.query.schema, operation.query.omit ?? []) : [];
   return {
@@ -297,8 +356,8 @@ function componentSchemas(components: Record<string, z.ZodType>, io: "input" | "
 
 export function buildOpenApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of [...smsRoutes, ...keyRoutes, ...accountRoutes]) {
-    const operation = operations[`${route.method} ${route.path}`];
+  for (const route of [...smsRoutes, ...keyRoutes, ...accountRoutes, ...optOutRoutes]) {
+    const operation = operations[`${route.method} ${route.path}`] ?? optOutOperations[`${route.method} ${route.path}`];
     if (!operation) throw new Error(`OpenAPI: no documentation for ${route.method} ${route.path}`);
     const path = route.path.replace(/:(\w+)/g, "{$1}");
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: describeOperation(route, operation) };
@@ -329,6 +388,7 @@ export function buildOpenApiDocument() {
       { name: "SMS", description: "Single and bulk sends, reading a message back" },
       { name: "API keys", description: "Create, list and revoke the keys that authenticate every request" },
       { name: "Account", description: "Balance and sender ids of the caller's account" },
+      { name: "Opt-outs", description: "Numbers the account's sends never go to" },
       { name: "Meta", description: "This description" },
     ],
     paths,

@@ -35,5 +35,6 @@ export function* serializeBulkResult(send: AcceptedSend): Generator<string> {
     });
     yield (start === 0 ? "" : ",") + items.join(",");
   }
-  yield "]}";
+  // Only a send that skipped opted-out recipients carries the field.
+  yield send.optedOut.length > 0 ? `],"opted_out":${JSON.stringify(send.optedOut)}}` : "]}";
 }

@@ -56,12 +56,24 @@ export const bulkSmsItemSchema = z
   .strict()
   .meta({ id: "BulkSmsItem" });
 
+export const optedOutRecipientSchema = z
+  .object({
+    index: z.int().nonnegative().meta({ description: "Position of the recipient in the request's `to`" }),
+    to: z.string().meta({ description: "The recipient in E.164" }),
+  })
+  .strict()
+  .meta({ id: "OptedOutRecipient" });
+
 export const bulkSmsResultSchema = z
   .object({
     total: z.int().nonnegative().meta({ description: "Recipients accepted" }),
     charge: z.int().nonnegative().meta({ description: "Total held, in ten-thousandths, as an integer" }),
     currency: z.string(),
-    items: z.array(bulkSmsItemSchema).meta({ description: "One per recipient, in request order" }),
+    items: z.array(bulkSmsItemSchema).meta({ description: "One per recipient sent, in request order" }),
+    opted_out: z
+      .array(optedOutRecipientSchema)
+      .optional()
+      .meta({ description: "Recipients not sent nor charged: on the account's opt-out list. Present only when there are any" }),
   })
   .strict()
   .meta({ id: "BulkSmsResult" });

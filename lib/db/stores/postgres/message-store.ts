@@ -51,18 +51,23 @@ function fitsOneStatement(sends: PreparedSend[]): boolean {
 const READ_SENDING_ACCOUNT = `
 SELECT a."balance", a."currency",
   ARRAY(SELECT s."name" FROM "SenderId" s WHERE s."accountId" = a."id" AND s."status" = 'approved') AS "approvedSenders",
+  ARRAY(SELECT o."number" FROM "OptOut" o WHERE o."accountId" = a."id" AND o."number" = ANY(CAST(:recipients AS TEXT[]))) AS "optedOut",
   (SELECT json_agg(json_build_object('scope', r."scope", 'operator', r."operator", 'pricePerSegment', r."pricePerSegment"))
    FROM "Rate" r WHERE r."scope" IN (CAST(:defaultScope AS TEXT), a."id")) AS "rates"
 FROM "Account" a WHERE a."id" = :accountId`;
 
-/** The account's balance, currency, approved sender ids and rates in one round trip (unlocked). */
-async function readSendingAccount(database: Sql, accountId: string): Promise<SendingAccount | undefined> {
+/**
+ * The account's balance, currency, approved sender ids, rates and which of the recipients are on its
+ * opt-out list, in one round trip (unlocked).
+ */
+async function readSendingAccount(database: Sql, accountId: string, recipients: string[]): Promise<SendingAccount | undefined> {
   const row = await database.get<{
     balance: number | string;
     currency: string;
     approvedSenders: string[];
+    optedOut: string[];
     rates: Array<{ scope: string; operator: string; pricePerSegment: number | string }> | null;
-  }>(READ_SENDING_ACCOUNT, { defaultScope: DEFAULT_SCOPE, accountId }, { prepared: true });
+  }>(READ_SENDING_ACCOUNT, { defaultScope: DEFAULT_SCOPE, accountId, recipients }, { prepared: true });
   if (!row) return undefined;
   const rates = (row.rates ?? []).map((rate) => ({ ...rate, pricePerSegment: BigInt(rate.pricePerSegment) }));
   return {
@@ -70,6 +75,7 @@ async function readSendingAccount(database: Sql, accountId: string): Promise<Sen
     currency: row.currency,
     rates: resolveRates(rates, accountId),
     approvedSenders: new Set(row.approvedSenders),
+    optedOut: new Set(row.optedOut),
   };
 }
 
@@ -108,22 +114,30 @@ WITH usable_keys AS (
 SELECT COUNT(*) AS "held" FROM hold`;
 
 /**
- * The batch priced against the account as read, then written by one statement. Null when a send is
- * refused, or when a key or the balance moved before the statement (it wrote nothing): the caller
- * runs the batch again in a transaction under the account's lock, which reads every key again.
+ * The batch priced against the account as read, then written by one statement. A send to an
+ * opted-out recipient is refused on its own. Null when another refusal comes up, or when a key or
+ * the balance moved before the statement (it wrote nothing): the caller runs the batch again in a
+ * transaction under the account's lock, which reads every key again.
  */
 export async function writeSendsInOneStatement(database: Sql, sends: PreparedSend[], price: PriceSend): Promise<SendOutcome[] | null> {
   const [{ accountId }] = sends;
-  const account = await readSendingAccount(database, accountId);
+  const account = await readSendingAccount(
+    database,
+    accountId,
+    sends.flatMap((send) => send.recipients.map(({ to }) => to)),
+  );
   if (!account) return null;
   const now = new Date();
-  const results: AcceptedSend[] = [];
+  const results: SendOutcome[] = [];
+  const written: { send: PreparedSend; result: AcceptedSend }[] = [];
   for (const send of sends) {
     const result = price(send, account, now);
-    if (result instanceof AppError) return null;
+    if (result instanceof AppError && result.code !== "RECIPIENT_OPTED_OUT") return null;
     results.push(result);
+    if (!(result instanceof AppError)) written.push({ send, result });
   }
-  const rows = sends.flatMap((send, index) => results[index].messages.map((message) => ({ send, message })));
+  if (written.length === 0) return results;
+  const rows = written.flatMap(({ send, result }) => result.messages.map((message) => ({ send, message })));
   const total = rows.reduce((sum, { message }) => sum - message.charge, 0n);
   // Each ledger row's balance after it, as an offset from the balance after the whole batch.
   let afterFinal = 0n;

@@ -17,6 +17,7 @@ import {
 } from "@/lib/model/sends";
 import { toDbTime, type Sql, type SqlExecutor } from "@/lib/db/sql";
 import { insertRows } from "@/lib/db/insert-rows";
+import { HAS_OPT_OUTS_COLUMN, readOptedOut } from "./opt-outs";
 import { inList } from "@/lib/db/batch-lists";
 import type { SendOutcome } from "../types";
 import { applyLedgerEntries } from "./ledger-rows";
@@ -116,7 +117,7 @@ export function writeSendsInTransaction(
     // Idempotency-Keys first, in key order: a concurrent request with the same key waits here for
     // this transaction, before either holds an account.
     const taken = await claimIdempotencyKeys(tx, sends, now);
-    const accounts = await readAccounts(tx, [...pricing.keys()], pricing, locks.accounts);
+    const accounts = await readAccounts(tx, sends, pricing, locks.accounts);
     // The API may have taken a send's key from its cache: a key revoked or expired since then sends
     // nothing. Read in this transaction, and held to its commit, so no send commits after a revoke.
     const unusableKeys = await findUnusableKeys(tx, [...new Set(sends.flatMap((send) => send.apiKeyId ?? []))], now, locks.keys);
@@ -181,20 +182,27 @@ async function settleIdempotencyKeys(tx: SqlExecutor, sends: PreparedSend[], res
   }
 }
 
+/** The accounts as read in this transaction, with the batch's recipients on each one's opt-out list. */
 async function readAccounts(
   tx: SqlExecutor,
-  accountIds: string[],
+  sends: PreparedSend[],
   pricing: Map<string, Pricing>,
   lock: string,
 ): Promise<Map<string, SendingAccount>> {
-  const ids = inList(accountIds);
+  const ids = inList([...pricing.keys()]);
   // ORDER BY: one lock order for every transaction, no deadlocks.
-  const rows = await tx.all<{ id: string; balance: number | string | bigint; currency: string }>(
-    `SELECT "id", "balance", "currency" FROM "Account" WHERE "id" IN ${ids.text} ORDER BY "id"${lock}`,
+  const rows = await tx.all<{ id: string; balance: number | string | bigint; currency: string; hasOptOuts: boolean | number }>(
+    `SELECT "id", "balance", "currency", ${HAS_OPT_OUTS_COLUMN} FROM "Account" WHERE "id" IN ${ids.text} ORDER BY "id"${lock}`,
     ids.params,
     { prepared: true },
   );
-  return new Map(rows.map((row) => [row.id, { balance: BigInt(row.balance), currency: row.currency, ...pricing.get(row.id)! }]));
+  const accounts = new Map<string, SendingAccount>();
+  for (const row of rows) {
+    const recipients = sends.filter((send) => send.accountId === row.id).flatMap((send) => send.recipients.map(({ to }) => to));
+    const optedOut = row.hasOptOuts === true || row.hasOptOuts === 1 ? await readOptedOut(tx, row.id, recipients) : new Set<string>();
+    accounts.set(row.id, { balance: BigInt(row.balance), currency: row.currency, ...pricing.get(row.id)!, optedOut });
+  }
+  return accounts;
 }
 
 async function writeAccepted(

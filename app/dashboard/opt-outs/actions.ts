@@ -1,0 +1,39 @@
+"use server";
+
+import { z } from "zod";
+import { accountIdOf, defineAction, userActor } from "@/lib/dashboard/define-action";
+import { addOptOut, findOptedOut, importOptOuts, removeOptOut } from "@/lib/opt-outs/opt-outs";
+import { OPT_OUT_IMPORT_CHUNK } from "@/lib/opt-outs/limits";
+import { parseMsisdn } from "@/lib/messages/msisdn";
+
+const MAX_CHECKED = 5_000;
+
+export const addOptOutAction = defineAction("optouts.manage", z.object({ number: z.string() }), async (input, user) => {
+  const { optOut, created } = await addOptOut({ accountId: accountIdOf(user), number: input.number, actor: userActor(user) });
+  return { number: optOut.number, created };
+});
+
+export const removeOptOutAction = defineAction("optouts.manage", z.object({ number: z.string() }), async (input, user) => {
+  await removeOptOut({ accountId: accountIdOf(user), number: input.number, actor: userActor(user) });
+  return { number: input.number };
+});
+
+export const importOptOutsAction = defineAction(
+  "optouts.manage",
+  z.object({ numbers: z.array(z.string().max(64)).min(1).max(OPT_OUT_IMPORT_CHUNK) }),
+  async (input, user) => importOptOuts({ accountId: accountIdOf(user), numbers: input.numbers, actor: userActor(user) }),
+);
+
+/** Compose's check: which of these numbers a send would refuse (on the account's opt-out list), in E.164. */
+export const findOptedOutAction = defineAction(
+  "messages.send",
+  z.object({ numbers: z.array(z.string().max(64)).max(MAX_CHECKED) }),
+  async (input, user) => {
+    const numbers = input.numbers.flatMap((number) => {
+      const parsed = parseMsisdn(number);
+      return parsed.ok ? [parsed.recipient.to] : [];
+    });
+    if (numbers.length === 0) return [];
+    return [...(await findOptedOut(accountIdOf(user), numbers))];
+  },
+);
