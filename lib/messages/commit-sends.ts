@@ -9,6 +9,7 @@ import { operators } from "@/lib/carriers/operators";
 import { AcceptedMessage, type AcceptedSend, type PreparedSend, type SendFields, type SendingAccount } from "@/lib/model/sends";
 import type { SendOutcome } from "@/lib/db/stores/types";
 import { timeOrderedUuid } from "@/lib/model/ids";
+import { checkLowBalance } from "@/lib/webhooks/low-balance";
 
 export { AcceptedMessage, IdempotencyKeyTakenError } from "@/lib/model/sends";
 export type { AcceptedSend, IdempotencyRecord, PreparedSend } from "@/lib/model/sends";
@@ -17,6 +18,7 @@ export async function commitSends(sends: PreparedSend[]): Promise<SendOutcome[]>
   const outcomes = await getStores().messages.commitSends(sends, priceSend);
   const accepted = outcomes.reduce((count, outcome) => count + (outcome instanceof Error ? 0 : outcome.messages.length), 0);
   if (accepted > 0) metrics().messagesAccepted.inc(accepted);
+  await checkLowBalance(sends.filter((send, index) => !send.test && !(outcomes[index] instanceof Error)).map((send) => send.accountId));
   return outcomes;
 }
 
