@@ -22,13 +22,25 @@ export const ROTATION_GRACE_MS = 24 * 3600_000;
 /** Endpoints an account may hold. */
 export const MAX_ENDPOINTS = 20;
 
-export type WebhookEndpointView = { id: string; url: string; events: AccountEventType[]; createdAt: Date; previousSecretExpiresAt: Date | null };
+export type WebhookEndpointView = {
+  id: string;
+  url: string;
+  events: AccountEventType[];
+  createdAt: Date;
+  previousSecretExpiresAt: Date | null;
+};
 
 function generateSecret(): string {
   return `whsec_${crypto.randomBytes(24).toString("base64")}`;
 }
 
-function view(row: { id: string; url: string; events: string; createdAt: Date; previousSecretExpiresAt: Date | null }): WebhookEndpointView {
+function view(row: {
+  id: string;
+  url: string;
+  events: string;
+  createdAt: Date;
+  previousSecretExpiresAt: Date | null;
+}): WebhookEndpointView {
   const graceLeft = row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date() ? row.previousSecretExpiresAt : null;
   return { id: row.id, url: row.url, events: parseEvents(row.events), createdAt: row.createdAt, previousSecretExpiresAt: graceLeft };
 }
@@ -53,10 +65,18 @@ export async function createWebhookEndpoint(input: {
   const { url } = await checkWebhookUrl(input.url, "url");
   const count = await db().webhookEndpoint.count({ where: { accountId: input.accountId, disabledAt: null } });
   if (count >= MAX_ENDPOINTS)
-    throw new AppError("CONFLICT", "Too many webhook endpoints", { description: `An account holds at most ${MAX_ENDPOINTS} webhook endpoints` });
+    throw new AppError("CONFLICT", "Too many webhook endpoints", {
+      description: `An account holds at most ${MAX_ENDPOINTS} webhook endpoints`,
+    });
   const secret = generateSecret();
   const row = await db().webhookEndpoint.create({
-    data: { id: timeOrderedUuid(), accountId: input.accountId, url: url.toString(), events: events.join(","), secretEnc: encryptSecret(secret) },
+    data: {
+      id: timeOrderedUuid(),
+      accountId: input.accountId,
+      url: url.toString(),
+      events: events.join(","),
+      secretEnc: encryptSecret(secret),
+    },
   });
   invalidateEndpointCache();
   await recordAuditEvent({
@@ -135,7 +155,8 @@ export async function endpointSigningSecrets(endpointId: string, now = new Date(
   });
   if (!row || row.disabledAt) throw AppError.validation([{ field: "endpoint", description: "the webhook endpoint was deleted" }]);
   const secrets = [decryptSecret(row.secretEnc)];
-  if (row.previousSecretEnc && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now) secrets.push(decryptSecret(row.previousSecretEnc));
+  if (row.previousSecretEnc && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now)
+    secrets.push(decryptSecret(row.previousSecretEnc));
   return secrets;
 }
 
@@ -146,7 +167,10 @@ export async function sendTestEvent(input: { accountId: string; id: string }): P
   const key = timeOrderedUuid();
   const payload = eventPayload("test", { endpoint_id: endpoint.id, message: "A test event from Tumira" }, at);
   await queueEndpointDeliveries(sql(), [endpoint], "test", payload, `test:${key}`, at);
-  const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id, eventKey: `test:${key}` }, select: { id: true } });
+  const delivery = await db().webhookDelivery.findFirstOrThrow({
+    where: { endpointId: endpoint.id, eventKey: `test:${key}` },
+    select: { id: true },
+  });
   return delivery.id;
 }
 

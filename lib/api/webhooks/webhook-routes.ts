@@ -21,7 +21,12 @@ function endpointId(context: AuthedContext): string {
 
 async function createEndpoint(context: AuthedContext): Promise<ApiResponse> {
   const { url, events } = parseJsonRequest(context, createWebhookEndpointRequestSchema);
-  const { endpoint, secret } = await createWebhookEndpoint({ accountId: context.auth.accountId, url, events, actor: keyActor(context.auth) });
+  const { endpoint, secret } = await createWebhookEndpoint({
+    accountId: context.auth.accountId,
+    url,
+    events,
+    actor: keyActor(context.auth),
+  });
   return envelope(201, "Webhook endpoint created", serializeEndpointWithSecret(endpoint, secret));
 }
 

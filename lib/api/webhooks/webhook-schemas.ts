@@ -43,6 +43,9 @@ export function serializeEndpoint(endpoint: WebhookEndpointView): z.infer<typeof
   });
 }
 
-export function serializeEndpointWithSecret(endpoint: WebhookEndpointView, secret: string): z.infer<typeof webhookEndpointWithSecretSchema> {
+export function serializeEndpointWithSecret(
+  endpoint: WebhookEndpointView,
+  secret: string,
+): z.infer<typeof webhookEndpointWithSecretSchema> {
   return webhookEndpointWithSecretSchema.parse({ ...serializeEndpoint(endpoint), secret });
 }
