@@ -11,6 +11,8 @@ export const permissions = {
   "messages.view": ["owner", "developer"],
   "webhooks.redeliver": ["owner", "developer"],
   "webhooks.secret": ["owner"],
+  /** Account webhook endpoints and the low-balance threshold: owners change them, developers read them. */
+  "webhooks.endpoints": ["owner"],
   "members.manage": ["owner"],
   /** The audit log: owners read their account's, admins every account's. */
   "audit.view": ["owner", "admin"],
