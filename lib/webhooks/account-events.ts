@@ -6,7 +6,7 @@
 // The send and dispatch hot paths ask "does this account have endpoints?" for every message, so the
 // answer comes from a per-process cache of every enabled endpoint (one query per ENDPOINT_CACHE_TTL_MS,
 // dropped at once when this process changes an endpoint): an account without endpoints costs no
-// query (docs/decisions/0006-account-endpoint-cache.md).
+// query (docs/decisions/0016-account-endpoint-cache.md).
 import { timeOrderedUuid } from "@/lib/model/ids";
 import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
