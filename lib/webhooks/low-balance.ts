@@ -40,16 +40,20 @@ export async function checkLowBalance(accountIds: Iterable<string>): Promise<voi
       `UPDATE "Account" SET "lowBalanceAlerted" = false WHERE "id" = ? AND "lowBalanceAlerted" = true AND "lowBalanceThreshold" IS NOT NULL AND "balance" >= "lowBalanceThreshold"`,
       [accountId],
     );
-    const crossed = await sql().get<{ balance: bigint | number | string; lowBalanceThreshold: bigint | number | string; currency: string }>(
-      `UPDATE "Account" SET "lowBalanceAlerted" = true WHERE "id" = ? AND "lowBalanceAlerted" = false AND "lowBalanceThreshold" IS NOT NULL AND "balance" < "lowBalanceThreshold"
-       RETURNING "balance", "lowBalanceThreshold", "currency"`,
-      [accountId],
-    );
-    if (!crossed) continue;
-    await emitAccountEvent(accountId, "balance.low", {
-      balance: String(crossed.balance),
-      threshold: String(crossed.lowBalanceThreshold),
-      currency: crossed.currency,
+    // The flag and the event in one transaction: a crossing is never marked without its event.
+    await sql().transaction(async (tx) => {
+      const crossed = await tx.get<{ balance: bigint | number | string; lowBalanceThreshold: bigint | number | string; currency: string }>(
+        `UPDATE "Account" SET "lowBalanceAlerted" = true WHERE "id" = ? AND "lowBalanceAlerted" = false AND "lowBalanceThreshold" IS NOT NULL AND "balance" < "lowBalanceThreshold"
+         RETURNING "balance", "lowBalanceThreshold", "currency"`,
+        [accountId],
+      );
+      if (!crossed) return;
+      await emitAccountEvent(
+        accountId,
+        "balance.low",
+        { balance: String(crossed.balance), threshold: String(crossed.lowBalanceThreshold), currency: crossed.currency },
+        { executor: tx },
+      );
     });
   }
 }
