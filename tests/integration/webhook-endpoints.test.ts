@@ -132,12 +132,16 @@ describe("endpoint deliveries", () => {
   it("delivers every status change of a send without a webhook_url as message.status, signed", async () => {
     const accountId = await createSendingAccount();
     const { secret } = await createWebhookEndpoint({ accountId, url: `${base}/status`, events: ["message.status"], actor: "test" });
+    const withoutEndpoints = await createSendingAccount();
+    const [quiet] = await send(withoutEndpoints, ["+263771112229"], "An account without endpoints");
     const [delivered, undelivered] = await send(accountId, ["+263771112229", "+263771110001"], "No webhook_url");
     const deliveries = await waitFor(async () => {
       const rows = await db().webhookDelivery.findMany({ where: { accountId, eventType: "message.status" } });
       return rows.length === 4 && rows.every((row) => row.status === "succeeded") && rows;
     }, "four message.status deliveries");
     expect(deliveries.every((row) => row.messageId === null && row.endpointId !== null)).toBe(true);
+    await waitFor(async () => (await db().message.findUniqueOrThrow({ where: { id: quiet } })).deliveredAt, "the other account's delivery");
+    expect(await db().webhookDelivery.count({ where: { accountId: withoutEndpoints } })).toBe(0);
     const events = postsTo("/status")
       .filter((post) => deliveries.some((row) => row.id === post.headers["webhook-id"]))
       .map(
