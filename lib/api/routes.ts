@@ -7,6 +7,7 @@ import { smsRoutes } from "./sms/sms-routes";
 import { keyRoutes } from "./keys/key-routes";
 import { accountRoutes } from "./accounts/account-routes";
 import { optOutRoutes } from "./opt-outs/opt-out-routes";
+import { webhookRoutes } from "./webhooks/webhook-routes";
 import { OPENAPI_PATH } from "./openapi/openapi-document";
 import { serveOpenApiDocument } from "./openapi/serve-openapi-document";
 
@@ -21,6 +22,7 @@ export const apiRoutes: ApiRoute[] = [
   ...keyRoutes,
   ...accountRoutes,
   ...optOutRoutes,
+  ...webhookRoutes,
   { method: "GET", path: OPENAPI_PATH, errorShape: "kit", handler: serveOpenApiDocument },
 ];
 

@@ -13,6 +13,8 @@ export const permissions = {
   "optouts.manage": ["owner", "developer"],
   "webhooks.redeliver": ["owner", "developer"],
   "webhooks.secret": ["owner"],
+  /** Account webhook endpoints and the low-balance threshold: owners change them, developers read them. */
+  "webhooks.endpoints": ["owner"],
   "members.manage": ["owner"],
   /** The audit log: owners read their account's, admins every account's. */
   "audit.view": ["owner", "admin"],

@@ -14,6 +14,7 @@ import { insertRows } from "@/lib/db/insert-rows";
 import { metrics } from "@/lib/metrics";
 import type { SubmitOutcome } from "@/lib/smpp/carrier-connection";
 import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/enqueue-webhook";
+import { hasStatusEndpoints, refreshEndpointCache } from "@/lib/webhooks/account-events";
 import { parseMessageRow } from "@/lib/messages/message-row";
 import type { ClaimedMessage } from "./claim-messages";
 import { describeAttempt } from "@/lib/messages/message-timeline";
@@ -42,6 +43,7 @@ export async function recordDispatchOutcomes(
   policy: RetryPolicy,
 ): Promise<{ recorded: number; leaseLost: number }> {
   const now = new Date();
+  await refreshEndpointCache();
   // What the transaction recorded of each message; the engine's one-step write records acceptances only.
   const inTransaction = new Map<string, Recorded>();
   const landed = await getStores().delivery.recordOutcomes(plainAcceptances(outcomes), now, async (tx) => {
@@ -61,9 +63,14 @@ export async function recordDispatchOutcomes(
   return { recorded: landed.length, leaseLost: outcomes.length - landed.length };
 }
 
+/** Whether a status change of this message is a webhook event (its own webhook_url, or its account's endpoints). */
+function hasWebhook(message: ClaimedMessage): boolean {
+  return message.webhookUrl !== null || hasStatusEndpoints(message.accountId);
+}
+
 /** Every answer an acceptance of a message without a webhook (the usual batch): the store may write it in one step. */
 function plainAcceptances(outcomes: DispatchOutcome[]): CarrierAcceptance[] | null {
-  if (!outcomes.every((outcome): outcome is Accepted => isAccepted(outcome) && !outcome.message.webhookUrl)) return null;
+  if (!outcomes.every((outcome): outcome is Accepted => isAccepted(outcome) && !hasWebhook(outcome.message))) return null;
   return outcomes.map(({ message, owner, startedAt, result }) => ({
     messageId: message.id,
     operator: message.operator,
@@ -114,7 +121,7 @@ async function recordAcceptances(tx: SqlExecutor, outcomes: Accepted[], now: Dat
   await insertRows(tx, "MessagePart", PART_COLUMNS, parts);
   await enqueueWebhooks(
     tx,
-    landed.filter(({ message }) => message.webhookUrl).map(({ message }) => message.id),
+    landed.filter(({ message }) => hasWebhook(message)).map(({ message }) => message.id),
     "message.success",
     now,
   );
@@ -179,6 +186,6 @@ async function updateLeased(
 ): Promise<Record<string, unknown> | boolean> {
   const text = `UPDATE "Message" SET ${set}, "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = ? AND "leaseOwner" = ? AND "status" = ${SQL_STATUS.processing}`;
   const values = [...params, message.id, owner];
-  if (!message.webhookUrl) return (await tx.run(text, values)) > 0;
+  if (!hasWebhook(message)) return (await tx.run(text, values)) > 0;
   return (await tx.get<Record<string, unknown>>(`${text} RETURNING *`, values)) ?? false;
 }

@@ -10,6 +10,7 @@ import { inList, valuesTable } from "@/lib/db/batch-lists";
 import { metrics } from "@/lib/metrics";
 import { carrierIdCandidates, FAILED_STATS, type DeliveryReceipt } from "@/lib/smpp/parse-receipt";
 import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/enqueue-webhook";
+import { hasStatusEndpoints, refreshEndpointCache } from "@/lib/webhooks/account-events";
 import { parseMessageRow } from "@/lib/messages/message-row";
 import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
@@ -26,6 +27,7 @@ type Part = {
   carrierMessageId: string;
   createdAt: unknown;
   webhookUrl?: string | null;
+  accountId?: string;
   partCount?: number;
 };
 type PartChange = { part: Part; receipt: DeliveryReceipt; status: "delivered" | "failed" | "submitted" };
@@ -38,6 +40,7 @@ type PartChange = { part: Part; receipt: DeliveryReceipt; status: "delivered" | 
  */
 export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMatch[]> {
   const now = new Date();
+  await refreshEndpointCache();
   const { matches, counted } = await getStores().delivery.recordReceipts(
     (executor) => plainChanges(executor, entries),
     now,
@@ -85,7 +88,7 @@ async function plainChanges(
   const { matches, changes } = planChanges(entries, await findParts(executor, entries, { withMessage: true }));
   const plain: PlainPartChange[] = [];
   for (const { part, receipt, status } of changes) {
-    if (status === "failed" || Number(part.partCount) !== 1 || part.webhookUrl) return null;
+    if (status === "failed" || Number(part.partCount) !== 1 || part.webhookUrl || hasStatusEndpoints(part.accountId!)) return null;
     plain.push({ partId: part.id, status, stat: receipt.stat, err: receipt.err });
   }
   return {
@@ -120,7 +123,7 @@ function planChanges(entries: ReceiptEntry[], parts: (Part | undefined)[]): { ma
 async function findParts(tx: SqlExecutor, entries: ReceiptEntry[], options: { withMessage?: boolean } = {}): Promise<(Part | undefined)[]> {
   const message = options.withMessage
     ? {
-        columns: `, m."webhookUrl", (SELECT COUNT(*) FROM "MessagePart" o WHERE o."messageId" = p."messageId") AS "partCount"`,
+        columns: `, m."webhookUrl", m."accountId", (SELECT COUNT(*) FROM "MessagePart" o WHERE o."messageId" = p."messageId") AS "partCount"`,
         join: ` JOIN "Message" m ON m."id" = p."messageId"`,
       }
     : { columns: "", join: "" };
@@ -202,16 +205,16 @@ async function markDeliveredWhenComplete(tx: SqlExecutor, messageIds: string[], 
     ["text"],
     messageIds.map((id) => [id]),
   );
-  const rows = await tx.all<{ id: string; operator: string; webhookUrl: string | null; test: boolean | number }>(
+  const rows = await tx.all<{ id: string; accountId: string; operator: string; webhookUrl: string | null; test: boolean | number }>(
     `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? FROM ${ids.text}
      WHERE "Message"."id" = v.column1 AND "Message"."status" = ${SQL_STATUS.success} AND "Message"."deliveredAt" IS NULL
        AND NOT EXISTS (SELECT 1 FROM "MessagePart" WHERE "MessagePart"."messageId" = "Message"."id" AND "MessagePart"."status" <> 'delivered')
-     RETURNING "Message"."id", "Message"."operator", "Message"."webhookUrl", "Message"."test"`,
+     RETURNING "Message"."id", "Message"."accountId", "Message"."operator", "Message"."webhookUrl", "Message"."test"`,
     [at, at, ...ids.params],
   );
   await enqueueWebhooks(
     tx,
-    rows.filter((row) => row.webhookUrl).map((row) => row.id),
+    rows.filter((row) => row.webhookUrl || hasStatusEndpoints(row.accountId)).map((row) => row.id),
     "message.delivered",
     now,
   );

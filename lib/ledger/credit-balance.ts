@@ -2,6 +2,7 @@ import { sql } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { formatAmount, MAX_BALANCE } from "@/lib/money";
+import { checkLowBalance } from "@/lib/webhooks/low-balance";
 import { applyLedgerEntry } from "./apply-ledger-entry";
 
 export async function creditBalance(input: {
@@ -36,6 +37,7 @@ export async function creditBalance(input: {
     targetId: input.accountId,
     data: { amount: input.amount.toString(), reason: input.reason ?? "" },
   });
+  await checkLowBalance([input.accountId]);
   return { balance };
 }
 

@@ -10,6 +10,7 @@ import { AcceptedMessage, type AcceptedSend, type PreparedSend, type SendFields,
 import type { SendOutcome } from "@/lib/db/stores/types";
 import { timeOrderedUuid } from "@/lib/model/ids";
 import { withoutOptedOut } from "./opt-out-check";
+import { checkLowBalance } from "@/lib/webhooks/low-balance";
 
 export { AcceptedMessage, IdempotencyKeyTakenError } from "@/lib/model/sends";
 export type { AcceptedSend, IdempotencyRecord, PreparedSend } from "@/lib/model/sends";
@@ -18,6 +19,7 @@ export async function commitSends(sends: PreparedSend[]): Promise<SendOutcome[]>
   const outcomes = await getStores().messages.commitSends(sends, priceSend);
   const accepted = outcomes.reduce((count, outcome) => count + (outcome instanceof Error ? 0 : outcome.messages.length), 0);
   if (accepted > 0) metrics().messagesAccepted.inc(accepted);
+  await checkLowBalance(sends.filter((send, index) => !send.test && !(outcomes[index] instanceof Error)).map((send) => send.accountId));
   return outcomes;
 }
 

@@ -20,7 +20,9 @@ export type MessageClaim = { owner: string; operator: string; test: boolean; lim
 export type ClaimedWebhookDelivery = {
   id: string;
   accountId: string;
-  messageId: string;
+  /** The message of a per-send webhook; null for a delivery to one of the account's endpoints. */
+  messageId: string | null;
+  endpointId: string | null;
   url: string;
   eventType: string;
   payload: string;

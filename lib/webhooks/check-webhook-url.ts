@@ -88,12 +88,22 @@ function ipv6Groups(address: string): number[] {
   return [...before, ...new Array<number>(8 - before.length - after.length).fill(0), ...after];
 }
 
-function refuse(description: string): AppError {
-  return AppError.validation([{ field: "webhook_url", description }]);
+function refuse(description: string, field = "webhook_url"): AppError {
+  return AppError.validation([{ field, description }]);
 }
 
-/** Parses, resolves and vets a webhook URL; throws a VALIDATION_ERROR naming `webhook_url`. */
-export async function checkWebhookUrl(text: string): Promise<CheckedWebhookUrl> {
+/** Parses, resolves and vets a webhook URL; throws a VALIDATION_ERROR naming `field`. */
+export async function checkWebhookUrl(text: string, field = "webhook_url"): Promise<CheckedWebhookUrl> {
+  try {
+    return await vet(text);
+  } catch (error) {
+    if (field !== "webhook_url" && error instanceof AppError && error.options.fields)
+      throw AppError.validation(error.options.fields.map((entry) => ({ ...entry, field })));
+    throw error;
+  }
+}
+
+async function vet(text: string): Promise<CheckedWebhookUrl> {
   const url = parseWebhookUrl(text);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) as 4 | 6 }] : await resolve(host);

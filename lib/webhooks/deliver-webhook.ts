@@ -12,6 +12,7 @@ import { checkWebhookUrl } from "./check-webhook-url";
 import type { WebhookDeliveryRow } from "./claim-webhook-deliveries";
 import { postWebhook } from "./post-webhook";
 import { getWebhookSecret } from "./webhook-secret";
+import { endpointSigningSecrets } from "./webhook-endpoints";
 
 /** Waits after attempts 1…7 (Standard Webhooks' suggestion): 8 attempts over about 27 hours. */
 export const WEBHOOK_RETRY_SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 10 * 3600_000];
@@ -32,12 +33,13 @@ async function attempt(delivery: WebhookDeliveryRow, timeoutMs: number): Promise
   try {
     // Checked again at each attempt: the host's addresses may have changed since the send.
     const target = await checkWebhookUrl(delivery.url);
-    const secret = await getWebhookSecret(delivery.accountId);
+    // An endpoint signs with its own secret, and during a rotation's grace period with the old one too.
+    const secrets = delivery.endpointId ? await endpointSigningSecrets(delivery.endpointId) : [await getWebhookSecret(delivery.accountId)];
     const timestamp = new Date();
     const headers = {
       "webhook-id": delivery.id,
       "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
-      "webhook-signature": new Webhook(secret).sign(delivery.id, timestamp, delivery.payload),
+      "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(delivery.id, timestamp, delivery.payload)).join(" "),
     };
     const statusCode = await postWebhook(target, delivery.payload, headers, timeoutMs);
     return { statusCode, error: statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`, refused: false, latencyMs: latency() };

@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { createApiKey } from "@/lib/keys/create-api-key";
+import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
 import { kitErrorSchema, legacyErrorSchema } from "@/lib/api/response-schemas";
 import { OPENAPI_PATH } from "@/lib/api/openapi/openapi-document";
 import { callApi, seedAccount, useApiServer, type ApiCall, type SeededAccount } from "../helpers/api-test-server";
@@ -25,12 +26,17 @@ let other: SeededAccount;
 let acmeMessageId: string;
 /** A key of the other account: revoking it is refused to acme, and valid for the other account's key. */
 let victim: { id: string; active: boolean };
+/** A webhook endpoint of the other account: rotating and deleting it is refused to acme. */
+let victimEndpointId: string;
 
 beforeAll(async () => {
   acme = await seedAccount({ name: "Acme", balance: 10_000_000n, senders: ["ACME"] });
   other = await seedAccount({ name: "Other", senders: ["OTHER"] });
   acmeTestToken = (await createApiKey({ accountId: acme.accountId, name: "sandbox", mode: "test", actor: "test" })).token;
   victim = { id: (await createApiKey({ accountId: other.accountId, name: "victim", actor: "test" })).id, active: true };
+  victimEndpointId = (
+    await createWebhookEndpoint({ accountId: other.accountId, url: "https://93.184.215.14/hook", events: ["balance.low"], actor: "test" })
+  ).endpoint.id;
   const sent = await callApi(url(), "POST", "/api/v1/sms", {
     token: acme.token,
     body: { to: "+263771234567", message: "seed", from: "ACME" },
@@ -340,12 +346,13 @@ type Counts = {
   activeKeys: number;
   senderIds: number;
   optOuts: number;
+  webhookEndpoints: number;
   balance: bigint;
   otherBalance: bigint;
 };
 
 async function counts(): Promise<Counts> {
-  const [messages, ledgerRows, apiKeys, activeKeys, senderIds, optOuts, accounts] = await Promise.all([
+  const [messages, ledgerRows, apiKeys, activeKeys, senderIds, optOuts, accounts, webhookEndpoints] = await Promise.all([
     db().message.count(),
     db().ledgerEntry.count(),
     db().apiKey.count(),
@@ -353,6 +360,7 @@ async function counts(): Promise<Counts> {
     db().senderId.count(),
     db().optOut.count(),
     db().account.findMany({ where: { id: { in: [acme.accountId, other.accountId] } }, select: { id: true, balance: true } }),
+    db().webhookEndpoint.count(),
   ]);
   const balanceOf = (id: string) => accounts.find((account) => account.id === id)!.balance;
   return {
@@ -362,6 +370,7 @@ async function counts(): Promise<Counts> {
     activeKeys,
     senderIds,
     optOuts,
+    webhookEndpoints,
     balance: balanceOf(acme.accountId),
     otherBalance: balanceOf(other.accountId),
   };
@@ -391,6 +400,7 @@ function expectedWrites(endpoint: Endpoint, sample: Sample, call: ApiCall): Part
   if (route === "POST /api/v1/accounts/:p/sender-ids") return { senderIds: 1 };
   if (route === "POST /api/v1/opt-outs") return call.status === 201 ? { optOuts: 1 } : {};
   if (route === "DELETE /api/v1/opt-outs/:p") return { optOuts: -1 };
+  if (route === "POST /api/v1/webhooks") return { webhookEndpoints: 1 };
   if (route === "DELETE /api/v1/api-tokens/:p" && sample.auth === "other" && sample.parameter === victim.id && victim.active) {
     victim.active = false;
     return { activeKeys: -1 };
@@ -497,6 +507,31 @@ const endpoints: Endpoint[] = [
     path: (number) => `/api/v1/opt-outs/${number}`,
     shape: "kit",
     parameter: pathParameter(() => OPT_OUT_NUMBERS.map(encodeURIComponent)),
+  },
+  {
+    method: "POST",
+    path: () => "/api/v1/webhooks",
+    shape: "kit",
+    body: bodyOf(
+      bodyObject({
+        url: fc.constantFrom("https://93.184.215.14/hook", "ftp://93.184.215.14/", "https://93.184.215.14/" + "x".repeat(3000)),
+        events: fc.array(fc.constantFrom("message.status", "balance.low", "opt_out.changed", "nope"), { maxLength: 4 }),
+      }),
+    ),
+  },
+  { method: "GET", path: () => "/api/v1/webhooks", shape: "kit" },
+  // Rotated before it is deleted: once deleted, both answer 404.
+  {
+    method: "POST",
+    path: (id) => `/api/v1/webhooks/${id}/rotate`,
+    shape: "kit",
+    parameter: pathParameter(() => [victimEndpointId, acmeMessageId, acme.accountId]),
+  },
+  {
+    method: "DELETE",
+    path: (id) => `/api/v1/webhooks/${id}`,
+    shape: "kit",
+    parameter: pathParameter(() => [victimEndpointId, acmeMessageId, acme.accountId]),
   },
 ];
 

@@ -46,6 +46,7 @@ const pingClose = request("GET /api/ping", "Connection: close");
 const INVALID_SEND = '{"to":"nope","from":"ACME","message":"hi"}';
 const invalidSend = (token: string) =>
   post("/api/v1/sms", keyed(token), "Content-Type: application/json", `Content-Length: ${INVALID_SEND.length}`) + INVALID_SEND;
+const INVALID_ENDPOINT = '{"url":"http://10.0.0.1/hook","events":["message.sent"]}';
 const bytes = (count: number) => "x".repeat(count);
 const one = (text: string) => () => [text];
 
@@ -162,6 +163,20 @@ const vectors: Vector[] = [
     pieces: (token) => [request("GET http://evil.example/api/v1/api-tokens?x=1", keyed(token))],
   },
   { name: "OPTIONS *", pieces: one(request("OPTIONS *") + ping) },
+
+  // Webhook endpoints: a refused create, the list, a delete of an unknown id.
+  {
+    name: "a webhook endpoint create naming a private URL and an unknown event",
+    pieces: (token) => [
+      post("/api/v1/webhooks", keyed(token), "Content-Type: application/json", `Content-Length: ${INVALID_ENDPOINT.length}`) +
+        INVALID_ENDPOINT,
+    ],
+  },
+  { name: "the webhook endpoint list", pieces: (token) => [request("GET /api/v1/webhooks", keyed(token))] },
+  {
+    name: "a delete of an unknown webhook endpoint",
+    pieces: (token) => [request("DELETE /api/v1/webhooks/00000000-0000-4000-8000-000000000000", keyed(token))],
+  },
   { name: "an authority-form target", pieces: one(request("GET localhost:3000")) },
   { name: "CONNECT", pieces: one(request("CONNECT localhost:3000")) },
 

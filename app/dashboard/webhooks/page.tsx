@@ -4,6 +4,10 @@ import { can } from "@/lib/auth/permissions";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { WebhookSecretCard } from "./webhook-secret-card";
+import { EndpointsCard, type EndpointRow } from "./endpoints-card";
+import { db } from "@/lib/db/client";
+import { formatAmount } from "@/lib/money";
+import { listEndpointDeliveries, listWebhookEndpoints } from "@/lib/webhooks/webhook-endpoints";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -15,16 +19,39 @@ const EVENTS = [
 
 export default async function WebhooksPage() {
   const user = await requireAccountPage("account.view");
+  const accountId = user.accountId;
+  const endpoints = await listWebhookEndpoints(accountId);
+  const rows: EndpointRow[] = await Promise.all(
+    endpoints.map(async (endpoint) => ({
+      id: endpoint.id,
+      url: endpoint.url,
+      events: endpoint.events,
+      createdAt: endpoint.createdAt.toISOString(),
+      previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null,
+      deliveries: (await listEndpointDeliveries(accountId, endpoint.id)).map((delivery) => ({
+        ...delivery,
+        createdAt: delivery.createdAt.toISOString(),
+        attempts: delivery.attempts.map((attempt) => ({ ...attempt, attemptedAt: attempt.attemptedAt.toISOString() })),
+      })),
+    })),
+  );
+  const account = await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { lowBalanceThreshold: true } });
   return (
     <>
       <PageHeader
         title="Webhooks"
-        description="Give a send a webhook_url and Tumira posts each message's status changes to it, signed, retried with backoff."
+        description="Endpoints receive the account's events; a send's own webhook_url receives that send's status changes. Both are signed and retried with backoff."
       />
       <div className="space-y-6">
+        <EndpointsCard
+          endpoints={rows}
+          canManage={can(user.role, "webhooks.endpoints")}
+          canRedeliver={can(user.role, "webhooks.redeliver")}
+          threshold={account.lowBalanceThreshold === null ? "" : formatAmount(account.lowBalanceThreshold)}
+        />
         <WebhookSecretCard canManage={can(user.role, "webhooks.secret")} />
         <Card>
-          <CardHeader title="Events" />
+          <CardHeader title="Per-send webhook events" />
           <CardBody>
             <dl className="divide-y divide-slate-100 text-sm">
               {EVENTS.map(([name, description]) => (

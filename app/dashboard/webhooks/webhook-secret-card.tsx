@@ -41,8 +41,8 @@ export function WebhookSecretCard({ canManage }: { canManage: boolean }) {
   return (
     <Card>
       <CardHeader
-        title="Signing secret"
-        description="Every webhook request carries webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks). Verify the signature with this secret."
+        title="Per-send signing secret"
+        description="Requests to a send's webhook_url carry webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks). Verify the signature with this secret; each endpoint above has its own."
       />
       <CardBody className="space-y-4">
         <div className="flex flex-wrap gap-2">

@@ -22,6 +22,12 @@ import { accountRoutes } from "@/lib/api/accounts/account-routes";
 import { balanceSchema, createSenderIdRequestSchema, senderIdSchema } from "@/lib/api/accounts/account-schemas";
 import { optOutRoutes } from "@/lib/api/opt-outs/opt-out-routes";
 import { addOptOutRequestSchema, optOutListQuerySchema, optOutPageSchema, optOutSchema } from "@/lib/api/opt-outs/opt-out-schemas";
+import { webhookRoutes } from "@/lib/api/webhooks/webhook-routes";
+import {
+  createWebhookEndpointRequestSchema,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
+} from "@/lib/api/webhooks/webhook-schemas";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 const COMPONENT_REF = "#/components/schemas/";
@@ -52,6 +58,10 @@ const responseComponents: Record<string, z.ZodType> = {
   OptOutEnvelope: envelopeSchema(optOutSchema),
   OptOutPage: optOutPageSchema,
   OptOutPageEnvelope: envelopeSchema(optOutPageSchema),
+  WebhookEndpoint: webhookEndpointSchema,
+  WebhookEndpointWithSecret: webhookEndpointWithSecretSchema,
+  WebhookEndpointWithSecretEnvelope: envelopeSchema(webhookEndpointWithSecretSchema),
+  WebhookEndpointListEnvelope: envelopeSchema(z.array(webhookEndpointSchema)),
 };
 
 /** Request bodies, described as clients may send them (unknown fields are ignored, not refused). */
@@ -61,6 +71,7 @@ const requestComponents: Record<string, z.ZodType> = {
   CreateApiKeyRequest: createApiKeyRequestSchema,
   CreateSenderIdRequest: createSenderIdRequestSchema,
   AddOptOutRequest: addOptOutRequestSchema,
+  CreateWebhookEndpointRequest: createWebhookEndpointRequestSchema,
 };
 
 type ComponentName = keyof typeof responseComponents | keyof typeof requestComponents;
@@ -69,7 +80,7 @@ type Operation = {
   operationId: string;
   summary: string;
   description?: string;
-  tag: "SMS" | "API keys" | "Account" | "Opt-outs";
+  tag: "SMS" | "API keys" | "Account" | "Opt-outs" | "Webhooks";
   request?: ComponentName;
   /** Query string parameters, one per field of the schema (all optional). */
   query?: { schema: z.ZodObject; omit?: string[] };
@@ -207,6 +218,45 @@ const operations: Record<string, Operation> = {
       409: "The account already has this sender id",
       413: "The request body is larger than the endpoint accepts",
     },
+  },
+  "POST /api/v1/webhooks": {
+    operationId: "createWebhookEndpoint",
+    summary: "Create a webhook endpoint",
+    description:
+      "Every event of the listed types is POSTed to `url`, signed per Standard Webhooks with the endpoint's secret (`secret`, in this response only).",
+    tag: "Webhooks",
+    request: "CreateWebhookEndpointRequest",
+    success: { status: 201, description: "Endpoint created", body: "WebhookEndpointWithSecretEnvelope" },
+    errors: {
+      400: "`url` missing, not http(s), or resolving to a private, loopback or link-local address; `events` empty or naming an unknown type (`events[i]`)",
+      409: "The account already holds the most endpoints it may",
+      413: "The request body is larger than the endpoint accepts",
+    },
+  },
+  "GET /api/v1/webhooks": {
+    operationId: "listWebhookEndpoints",
+    summary: "List webhook endpoints",
+    description: "The account's endpoints, newest first. `message` is the empty string. Never the secrets.",
+    tag: "Webhooks",
+    success: { status: 200, description: "The account's endpoints", body: "WebhookEndpointListEnvelope" },
+    errors: {},
+  },
+  "DELETE /api/v1/webhooks/:id": {
+    operationId: "deleteWebhookEndpoint",
+    summary: "Delete a webhook endpoint",
+    description: "Nothing more is delivered to it, deliveries still pending included.",
+    tag: "Webhooks",
+    success: { status: 200, description: "Endpoint deleted", body: "StatusEnvelope" },
+    errors: { 404: "No such endpoint in the caller's account" },
+  },
+  "POST /api/v1/webhooks/:id/rotate": {
+    operationId: "rotateWebhookEndpointSecret",
+    summary: "Rotate a webhook endpoint's secret",
+    description:
+      "Returns the new secret (in this response only). For 24 hours the old secret stays valid: each delivery's `webhook-signature` carries both signatures.",
+    tag: "Webhooks",
+    success: { status: 200, description: "Secret rotated", body: "WebhookEndpointWithSecretEnvelope" },
+    errors: { 404: "No such endpoint in the caller's account" },
   },
 };
 
@@ -356,7 +406,7 @@ function componentSchemas(components: Record<string, z.ZodType>, io: "input" | "
 
 export function buildOpenApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of [...smsRoutes, ...keyRoutes, ...accountRoutes, ...optOutRoutes]) {
+  for (const route of [...smsRoutes, ...keyRoutes, ...accountRoutes, ...optOutRoutes, ...webhookRoutes]) {
     const operation = operations[`${route.method} ${route.path}`] ?? optOutOperations[`${route.method} ${route.path}`];
     if (!operation) throw new Error(`OpenAPI: no documentation for ${route.method} ${route.path}`);
     const path = route.path.replace(/:(\w+)/g, "{$1}");
@@ -389,6 +439,7 @@ export function buildOpenApiDocument() {
       { name: "API keys", description: "Create, list and revoke the keys that authenticate every request" },
       { name: "Account", description: "Balance and sender ids of the caller's account" },
       { name: "Opt-outs", description: "Numbers the account's sends never go to" },
+      { name: "Webhooks", description: "Endpoints that receive the account's events (docs/api.md, event catalogue)" },
       { name: "Meta", description: "This description" },
     ],
     paths,

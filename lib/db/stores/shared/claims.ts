@@ -56,7 +56,7 @@ export async function claimWebhookDeliveries(database: Sql, clauses: ClaimClause
        ORDER BY "nextAttemptAt" LIMIT :limit${clauses.lockDue})
      UPDATE "WebhookDelivery" SET "leaseUntil" = :leaseUntil, "updatedAt" = :now
      WHERE "id" IN (SELECT "id" FROM due)
-     RETURNING "id", "accountId", "messageId", "url", "eventType", "payload", "attempts"`,
+     RETURNING "id", "accountId", "messageId", "endpointId", "url", "eventType", "payload", "attempts"`,
     { leaseUntil: toDbTime(new Date(now.getTime() + claim.leaseMs)), now: at, limit: claim.limit },
   );
   return rows.map((row) => ({ ...row, attempts: Number(row.attempts) }));

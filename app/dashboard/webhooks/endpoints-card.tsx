@@ -1,0 +1,315 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { useRouter } from "next/navigation";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
+import { Table, Td, Th } from "@/components/ui/table";
+import { useToast } from "@/components/ui/toaster";
+import {
+  createEndpointAction,
+  deleteEndpointAction,
+  redeliverEndpointDeliveryAction,
+  rotateEndpointAction,
+  sendTestEventAction,
+  setThresholdAction,
+} from "./actions";
+
+export type EndpointRow = {
+  id: string;
+  url: string;
+  events: string[];
+  createdAt: string;
+  previousSecretExpiresAt: string | null;
+  deliveries: {
+    id: string;
+    eventType: string;
+    status: string;
+    createdAt: string;
+    attempts: { statusCode: number | null; error: string | null; latencyMs: number; attemptedAt: string }[];
+  }[];
+};
+
+const EVENT_TYPES = [
+  ["message.status", "Each status change of any message of the account"],
+  ["message.received", "An inbound message to one of the account's numbers"],
+  ["opt_out.changed", "A number added to or removed from the opt-out list"],
+  ["balance.low", "The balance fell below the threshold (once per crossing)"],
+] as const;
+
+const STATUS_TONES: Record<string, BadgeTone> = { succeeded: "green", pending: "blue", failed: "red", abandoned: "amber" };
+
+function time(iso: string): string {
+  return new Date(iso).toISOString().replace("T", " ").slice(0, 19) + " UTC";
+}
+
+export function EndpointsCard({
+  endpoints,
+  canManage,
+  canRedeliver,
+  threshold,
+}: {
+  endpoints: EndpointRow[];
+  canManage: boolean;
+  canRedeliver: boolean;
+  threshold: string;
+}) {
+  const notify = useToast();
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
+  const [fields, setFields] = useState<{ field: string; description: string }[] | undefined>();
+  const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
+
+  function run(work: () => Promise<void>) {
+    startTransition(async () => {
+      await work();
+      router.refresh();
+    });
+  }
+
+  const create = submitHandler((form) =>
+    run(async () => {
+      const result = await createEndpointAction({ url: String(form.get("url") ?? ""), events: form.getAll("events").map(String) });
+      if (!result.ok) {
+        setFields(result.fields);
+        notify("error", result.error);
+        return;
+      }
+      setFields(undefined);
+      setSecret({ title: "Endpoint created", value: result.data.secret });
+    }),
+  );
+
+  const saveThreshold = submitHandler((form) =>
+    run(async () => {
+      const result = await setThresholdAction({ threshold: String(form.get("threshold") ?? "") });
+      notify(
+        result.ok ? "success" : "error",
+        result.ok ? "Low-balance threshold saved" : (errorFor(result.fields, "threshold") ?? result.error),
+      );
+    }),
+  );
+
+  return (
+    <Card data-testid="webhook-endpoints">
+      <CardHeader
+        title="Endpoints"
+        description="Account-wide webhooks: every event of the chosen types is posted to the endpoint, signed with its own secret (Standard Webhooks)."
+        actions={
+          <Button variant="secondary" size="sm" onClick={() => router.refresh()} disabled={pending}>
+            Refresh
+          </Button>
+        }
+      />
+      <CardBody className="space-y-6">
+        {endpoints.length === 0 && <p className="text-sm text-slate-500">No endpoints yet.</p>}
+        {endpoints.map((endpoint) => (
+          <div key={endpoint.id} className="space-y-3 rounded-lg border border-slate-200 p-4" data-testid="webhook-endpoint">
+            <div className="flex flex-wrap items-start justify-between gap-2">
+              <div className="min-w-0">
+                <p className="font-mono text-sm break-all text-slate-900" data-testid="webhook-endpoint-url">
+                  {endpoint.url}
+                </p>
+                <p className="mt-1 flex flex-wrap gap-1">
+                  {endpoint.events.map((event) => (
+                    <Badge key={event}>{event}</Badge>
+                  ))}
+                </p>
+                {endpoint.previousSecretExpiresAt && (
+                  <p className="mt-1 text-xs text-slate-500">
+                    The previous secret also signs until {time(endpoint.previousSecretExpiresAt)}.
+                  </p>
+                )}
+              </div>
+              {canManage && (
+                <div className="flex flex-wrap gap-2">
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    disabled={pending}
+                    onClick={() =>
+                      run(async () => {
+                        const result = await sendTestEventAction({ id: endpoint.id });
+                        notify(result.ok ? "success" : "error", result.ok ? "Test event queued" : result.error);
+                      })
+                    }
+                  >
+                    Send test event
+                  </Button>
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    disabled={pending}
+                    onClick={() =>
+                      run(async () => {
+                        const result = await rotateEndpointAction({ id: endpoint.id });
+                        if (result.ok) setSecret({ title: "Secret rotated", value: result.data.secret });
+                        else notify("error", result.error);
+                      })
+                    }
+                  >
+                    Rotate secret
+                  </Button>
+                  <Button variant="danger" size="sm" disabled={pending} onClick={() => setConfirmDelete(endpoint.id)}>
+                    Delete
+                  </Button>
+                </div>
+              )}
+            </div>
+            <Table>
+              <thead>
+                <tr>
+                  <Th>Event</Th>
+                  <Th>Status</Th>
+                  <Th>Attempts</Th>
+                  <Th />
+                </tr>
+              </thead>
+              <tbody>
+                {endpoint.deliveries.length === 0 && (
+                  <tr>
+                    <Td colSpan={4} className="text-slate-500">
+                      No deliveries yet.
+                    </Td>
+                  </tr>
+                )}
+                {endpoint.deliveries.map((delivery) => (
+                  <tr key={delivery.id} data-testid="webhook-endpoint-delivery">
+                    <Td>
+                      <code className="font-mono text-xs">{delivery.eventType}</code>
+                      <div className="text-xs text-slate-500">{time(delivery.createdAt)}</div>
+                    </Td>
+                    <Td>
+                      <Badge tone={STATUS_TONES[delivery.status] ?? "gray"}>{delivery.status}</Badge>
+                    </Td>
+                    <Td>
+                      <ul className="space-y-0.5 text-xs text-slate-600">
+                        {delivery.attempts.map((attempt, index) => (
+                          <li key={index} data-testid="webhook-endpoint-attempt">
+                            {time(attempt.attemptedAt)}: {attempt.statusCode ?? "no response"}
+                            {attempt.error ? ` (${attempt.error})` : ""}, {attempt.latencyMs} ms
+                          </li>
+                        ))}
+                      </ul>
+                    </Td>
+                    <Td className="text-right">
+                      {canRedeliver && delivery.status !== "pending" && (
+                        <Button
+                          variant="secondary"
+                          size="sm"
+                          disabled={pending}
+                          onClick={() =>
+                            run(async () => {
+                              const result = await redeliverEndpointDeliveryAction({ deliveryId: delivery.id });
+                              notify(result.ok ? "success" : "error", result.ok ? "Queued for redelivery" : result.error);
+                            })
+                          }
+                        >
+                          Redeliver
+                        </Button>
+                      )}
+                    </Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          </div>
+        ))}
+
+        {canManage && (
+          <form onSubmit={create} className="space-y-3 border-t border-slate-100 pt-4" data-testid="add-webhook-endpoint">
+            <h3 className="text-sm font-semibold text-slate-900">Add an endpoint</h3>
+            <Field id="endpoint-url" label="URL" error={errorFor(fields, "url")}>
+              <Input
+                id="endpoint-url"
+                name="url"
+                type="url"
+                placeholder="https://example.com/tumira-events"
+                invalid={!!errorFor(fields, "url")}
+              />
+            </Field>
+            <fieldset>
+              <legend className="text-sm font-medium text-slate-700">Events</legend>
+              {EVENT_TYPES.map(([type, description]) => (
+                <label key={type} className="mt-1 flex items-center gap-2 text-sm text-slate-700">
+                  <input type="checkbox" name="events" value={type} defaultChecked={type === "message.status"} />
+                  <code className="font-mono text-xs">{type}</code>
+                  <span className="text-slate-500">{description}</span>
+                </label>
+              ))}
+              {errorFor(fields, "events") && <p className="mt-1 text-xs text-red-600">{errorFor(fields, "events")}</p>}
+            </fieldset>
+            <Button type="submit" disabled={pending}>
+              Add endpoint
+            </Button>
+          </form>
+        )}
+
+        <form onSubmit={saveThreshold} className="space-y-3 border-t border-slate-100 pt-4">
+          <h3 className="text-sm font-semibold text-slate-900">Low-balance alert</h3>
+          <Field
+            id="low-balance-threshold"
+            label="Threshold"
+            hint="balance.low fires when the available balance falls below this. Empty: never."
+          >
+            <Input id="low-balance-threshold" name="threshold" defaultValue={threshold} className="max-w-xs" readOnly={!canManage} />
+          </Field>
+          {canManage && (
+            <Button type="submit" variant="secondary" disabled={pending}>
+              Save threshold
+            </Button>
+          )}
+        </form>
+      </CardBody>
+
+      <Dialog
+        open={secret !== null}
+        onRequestClose={() => setSecret(null)}
+        title={secret?.title ?? ""}
+        testId="endpoint-secret-dialog"
+        description="Copy the signing secret now: it is not shown again."
+        footer={<Button onClick={() => setSecret(null)}>Done</Button>}
+      >
+        {secret && (
+          <div className="flex gap-2">
+            <Input id="endpoint-secret" readOnly value={secret.value} className="font-mono text-xs" data-testid="endpoint-secret" />
+            <CopyButton text={secret.value} targetId="endpoint-secret" autoFocus />
+          </div>
+        )}
+      </Dialog>
+
+      <Dialog
+        open={confirmDelete !== null}
+        onRequestClose={() => setConfirmDelete(null)}
+        title="Delete this endpoint?"
+        testId="delete-endpoint-dialog"
+        description="Nothing more is delivered to it, deliveries still pending included."
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirmDelete(null)}>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              disabled={pending}
+              onClick={() =>
+                run(async () => {
+                  const result = await deleteEndpointAction({ id: confirmDelete! });
+                  setConfirmDelete(null);
+                  notify(result.ok ? "success" : "error", result.ok ? "Endpoint deleted" : result.error);
+                })
+              }
+            >
+              Delete
+            </Button>
+          </>
+        }
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,55 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
+import { Webhook } from "standardwebhooks";
+import { fixtures, signIn } from "./fixtures";
+
+type Post = { headers: Record<string, string>; body: string };
+
+test("an owner adds a webhook endpoint, sees its secret once, sends a test event and sees the delivery", async ({ page }) => {
+  const posts: Post[] = [];
+  const receiver = http.createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      posts.push({ headers: request.headers as Record<string, string>, body });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/tumira-events`;
+  try {
+    await signIn(page, fixtures().owner);
+    await page.goto("/dashboard/webhooks");
+    const form = page.getByTestId("add-webhook-endpoint");
+    await form.getByLabel("URL").fill(url);
+    await form.getByRole("button", { name: "Add endpoint" }).click();
+
+    const dialog = page.getByTestId("endpoint-secret-dialog");
+    const secret = await dialog.getByTestId("endpoint-secret").inputValue();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await expect(dialog).toBeHidden();
+
+    const endpoint = page.getByTestId("webhook-endpoint").filter({ hasText: url });
+    await expect(endpoint).toHaveCount(1);
+    await page.reload();
+    expect(await page.content()).not.toContain(secret);
+
+    await endpoint.getByRole("button", { name: "Send test event" }).click();
+    await expect.poll(() => posts.length).toBeGreaterThan(0);
+    const event = new Webhook(secret).verify(posts[0].body, posts[0].headers) as { type: string };
+    expect(event.type).toBe("test");
+
+    const delivery = endpoint.getByTestId("webhook-endpoint-delivery").first();
+    await expect(async () => {
+      await page.getByRole("button", { name: "Refresh" }).click();
+      await expect(delivery).toContainText("succeeded", { timeout: 1_000 });
+    }).toPass();
+    await expect(delivery).toContainText("test");
+    await expect(delivery.getByTestId("webhook-endpoint-attempt")).toContainText("204");
+  } finally {
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+});
