@@ -35,6 +35,9 @@ function accept(context: AuthedContext, request: SendBulkSmsRequest, kind: "sing
     body: request.message,
     recipients: request.to,
     webhookUrl: request.webhook_url,
+    priority: request.priority,
+    sendAt: request.send_at,
+    validityPeriod: request.validity_period,
     kind,
   });
 }
