@@ -84,6 +84,7 @@ export const bulkSmsItemSchema = z
 
 export const bulkSmsResultSchema = z
   .object({
+    bulk_id: z.uuid().meta({ description: "The bulk send's id: filter the message list by it, or cancel what is still queued" }),
     total: z.int().nonnegative().meta({ description: "Recipients accepted" }),
     charge: z.int().nonnegative().meta({ description: "Total held, in ten-thousandths, as an integer" }),
     currency: z.string(),
@@ -96,3 +97,16 @@ export type SendSmsRequest = z.infer<typeof sendSmsRequestSchema>;
 export type SendBulkSmsRequest = z.infer<typeof sendBulkSmsRequestSchema>;
 export type BulkSmsResult = z.infer<typeof bulkSmsResultSchema>;
 export type BulkSmsItem = z.infer<typeof bulkSmsItemSchema>;
+
+export const bulkCancellationSchema = z
+  .object({
+    bulk_id: z.uuid(),
+    total: z.int().nonnegative().meta({ description: "Messages of the bulk send" }),
+    cancelled: z.int().nonnegative().meta({ description: "Cancelled by this request (failed, operator_response CANCELLED, refunded)" }),
+    not_cancelled: z
+      .int()
+      .nonnegative()
+      .meta({ description: "Not cancelled by this request: already handed to a carrier, or already final" }),
+  })
+  .strict()
+  .meta({ id: "BulkCancellation" });
