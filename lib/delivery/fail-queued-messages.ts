@@ -6,6 +6,7 @@
 import { SQL_STATUS, statusList, MessageStatus } from "@/lib/model/message-status";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { sql } from "@/lib/db/client";
+import { inList } from "@/lib/db/batch-lists";
 import { parseMessageRow } from "@/lib/messages/message-row";
 import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
 import { recordMessageEvent } from "./record-message-event";
@@ -32,9 +33,10 @@ export async function failQueuedMessages(
 ): Promise<string[]> {
   const failed: string[] = [];
   for (;;) {
-    const ids = await sql().transaction(async (tx) => failChunk(tx, where, ending, now));
+    const { chosen, ids } = await sql().transaction(async (tx) => failChunk(tx, where, ending, now));
     failed.push(...ids);
-    if (ids.length < CHUNK) return failed;
+    // A chosen message a dispatcher claimed meanwhile is not failed; the next chunk no longer chooses it.
+    if (chosen < CHUNK) return failed;
   }
 }
 
@@ -43,15 +45,21 @@ async function failChunk(
   where: { text: string; params: unknown[] },
   ending: { response: string; reason: string },
   now: Date,
-): Promise<string[]> {
+): Promise<{ chosen: number; ids: string[] }> {
   const at = toDbTime(now);
   const queued = statusList(QUEUED_STATUSES);
+  const chosen = await tx.all<{ id: string }>(
+    `SELECT "id" FROM "Message" WHERE "status" IN ${queued} AND (${where.text}) LIMIT ${CHUNK}`,
+    where.params,
+  );
+  if (chosen.length === 0) return { chosen: 0, ids: [] };
+  const ids = inList(chosen.map((row) => row.id));
+  // The status again: a claim may have taken the message since the SELECT (PostgreSQL waits for its row lock).
   const rows = await tx.all<Record<string, unknown>>(
     `UPDATE "Message" SET "status" = ${SQL_STATUS.failed}, "operatorResponse" = ?, "lastError" = ?, "finishedAt" = ?, "updatedAt" = ?
-     WHERE "id" IN (SELECT "id" FROM "Message" WHERE "status" IN ${queued} AND (${where.text}) LIMIT ${CHUNK})
-       AND "status" IN ${queued}
+     WHERE "id" IN ${ids.text} AND "status" IN ${queued}
      RETURNING *`,
-    [ending.response, ending.reason, at, at, ...where.params],
+    [ending.response, ending.reason, at, at, ...ids.params],
   );
   for (const row of rows) {
     const message = parseMessageRow(row);
@@ -59,7 +67,7 @@ async function failChunk(
     await refundMessage(tx, message, ending.reason, now);
     await enqueueWebhook(tx, message, "message.failed", now);
   }
-  return rows.map((row) => String(row.id));
+  return { chosen: chosen.length, ids: rows.map((row) => String(row.id)) };
 }
 
 /** Queued messages whose validity has passed fail EXPIRED; returns how many. */

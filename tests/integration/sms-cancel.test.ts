@@ -147,10 +147,11 @@ describe("cancel against a real dispatcher", () => {
     await simulator?.stop();
   });
 
+  // More than one cancel chunk (500 per transaction), so the dispatcher can claim between them.
   it("ends every message either cancelled or sent, never both, never neither", { timeout: 60_000 }, async () => {
     await handOver();
     const account = await seedAccount({ name: "Racer", balance: 100_000_000n, senders: ["ACME"] });
-    const recipients = Array.from({ length: 400 }, (_, index) => `+26377${1_000_000 + index * 10 + 9}`);
+    const recipients = Array.from({ length: 1200 }, (_, index) => `+26377${1_000_000 + index * 10 + 9}`);
     const bulk = await api("POST", "/api/v1/sms/bulk", { token: account.token, body: { to: recipients, from: "ACME", message: "Race" } });
     expect(bulk.status).toBe(202);
 
