@@ -10,6 +10,8 @@ import { enqueueScheduledMessages, expireQueuedMessages } from "@/lib/delivery/f
 import { startDeliveryServices, type DeliveryTuning } from "@/lib/delivery/start-delivery-services";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { AppError } from "@/lib/errors";
+import { pauseCarrier, resumeCarrier } from "@/lib/carriers/carrier-pauses";
+import { readCarrierOverview } from "@/lib/delivery/carrier-links";
 import type { Priority } from "@/lib/model/sends";
 import { useTestDatabase } from "../helpers/test-database";
 import {
@@ -19,6 +21,7 @@ import {
   SENDER,
   setEnv,
   startTestSimulator,
+  waitFor,
   waitForFinal,
   type TestSimulator,
 } from "../helpers/delivery";
@@ -198,5 +201,38 @@ describe("over real SMPP", () => {
     const [submit] = submitsTo(to);
     // Within the hour: 0 days, 0 or 1 hours (00:59:5x or 01:00:00).
     expect(submit.validityPeriod).toMatch(/^000000(005[0-9]|0100)[0-5][0-9]000R$/);
+  });
+
+  it("expires a message on time while its carrier is paused, refunded once, never submitted", { timeout: 30_000 }, async () => {
+    await pauseCarrier({ operator: "netone", reason: "validity under a pause", actor: "test" });
+    try {
+      if (services.length === 0) services = await startDeliveryServices({ dispatcher: true, simulator: false }, TUNING);
+      // The dispatcher has seen the pause (it reports the link paused) before the message is sent.
+      await waitFor(async () => {
+        const binds = (await readCarrierOverview()).find((carrier) => carrier.operator === "netone")?.binds ?? [];
+        return binds.length > 0 && binds.every((bind) => bind.state === "paused");
+      }, "the pause to reach the dispatcher");
+      const accountId = await createSendingAccount();
+      const to = "+263711000029";
+      const [id] = await acceptMessages({
+        accountId,
+        from: SENDER,
+        body: "Paused",
+        recipients: [to],
+        actor: "test",
+        mode: "live",
+        kind: "single",
+        validityPeriod: 60,
+      }).then((accepted) => accepted.messages.map((message) => message.id));
+      // Its validity runs out while the carrier stays paused.
+      await db().message.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      const [message] = await waitForFinal([id]);
+      expect([message.status, message.operatorResponse]).toEqual(["failed", "EXPIRED"]);
+      expect(await refundsOf(id)).toBe(1);
+      expect(submitsTo(to)).toEqual([]);
+      await expectLedgerBalanced(accountId);
+    } finally {
+      await resumeCarrier({ operator: "netone", actor: "test" });
+    }
   });
 });
