@@ -43,7 +43,7 @@ async function releasesOf(messageId: string): Promise<number> {
   return db().ledgerEntry.count({ where: { messageId, kind: "release" } });
 }
 
-/** Claims every queued live econet message, as a dispatcher would: a carrier now has them. */
+/** Claims every queued live econet message, as a dispatcher would: they are handed over. */
 async function handOver(): Promise<string[]> {
   const claimed = await claimMessages({ owner: "test-dispatcher", operator: "econet", test: false, limit: 1000, leaseMs: 600_000 });
   return claimed.map((message) => message.id);
