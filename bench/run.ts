@@ -13,6 +13,7 @@ import type { BenchRun } from "./lib/results";
 import { positive, type BenchSettings, type ScenarioResult } from "./lib/settings";
 import { runBulkScenario } from "./scenarios/bulk";
 import { runDispatchScenario } from "./scenarios/dispatch";
+import { runDeliveryControlScenario } from "./scenarios/delivery-control";
 import { runReadScenario } from "./scenarios/read";
 import { runSingleScenario } from "./scenarios/single";
 
@@ -21,6 +22,7 @@ const scenarios: Record<string, (settings: BenchSettings) => Promise<ScenarioRes
   bulk: runBulkScenario,
   dispatch: runDispatchScenario,
   read: runReadScenario,
+  "delivery-control": runDeliveryControlScenario,
 };
 
 const USAGE = `Usage: npm run bench -- [options]

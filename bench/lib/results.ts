@@ -65,6 +65,15 @@ export const readRowSchema = z.object({
   ...loadFigures,
 });
 
+export const deliveryControlRowSchema = z.object({
+  kind: z.enum(["priority", "fairness"]),
+  engine: z.string(),
+  messages: z.number(),
+  p50Seconds: figure,
+  p99Seconds: figure,
+  maxSeconds: figure,
+});
+
 export const scenarioResultSchema = z.discriminatedUnion("scenario", [
   z.object({ scenario: z.literal("single"), tables: z.array(tableSchema), data: z.object({ rows: z.array(singleSendRowSchema) }) }),
   z.object({
@@ -74,6 +83,11 @@ export const scenarioResultSchema = z.discriminatedUnion("scenario", [
   }),
   z.object({ scenario: z.literal("dispatch"), tables: z.array(tableSchema), data: z.object({ rows: z.array(dispatchRowSchema) }) }),
   z.object({ scenario: z.literal("read"), tables: z.array(tableSchema), data: z.object({ rows: z.array(readRowSchema) }) }),
+  z.object({
+    scenario: z.literal("delivery-control"),
+    tables: z.array(tableSchema),
+    data: z.object({ rows: z.array(deliveryControlRowSchema) }),
+  }),
 ]);
 
 export const machineSchema = z.object({
@@ -110,3 +124,4 @@ export type SingleSendRow = z.infer<typeof singleSendRowSchema>;
 export type BulkRow = z.infer<typeof bulkRowSchema>;
 export type DispatchRow = z.infer<typeof dispatchRowSchema>;
 export type ReadRow = z.infer<typeof readRowSchema>;
+export type DeliveryControlRow = z.infer<typeof deliveryControlRowSchema>;

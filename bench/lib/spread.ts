@@ -23,7 +23,7 @@ export function formatSpread(spread: Spread | null, format: (value: number) => s
 export type ScenarioRuns = { [Name in ScenarioName]: Extract<ScenarioResult, { scenario: Name }>[] };
 
 export function groupByScenario(runs: readonly BenchRun[]): ScenarioRuns {
-  const grouped: ScenarioRuns = { single: [], bulk: [], dispatch: [], read: [] };
+  const grouped: ScenarioRuns = { single: [], bulk: [], dispatch: [], read: [], "delivery-control": [] };
   for (const run of runs) {
     for (const result of run.results) (grouped[result.scenario] as ScenarioResult[]).push(result);
   }

@@ -1,6 +1,6 @@
 // The performance targets Tumira is built to, and how a set of runs reads against them. The tables'
 // notes, the charts' reference lines and the report's verdicts all state them from here.
-import type { BulkRow, ReadRow, SingleSendRow } from "./results";
+import type { BulkRow, DeliveryControlRow, ReadRow, SingleSendRow } from "./results";
 import { formatSpread, spreadsByKey, type ScenarioRuns, type Spread } from "./spread";
 
 export const benchTargets = {
@@ -13,6 +13,8 @@ export const benchTargets = {
   readRequestsPerSecond: 8_000,
   readP99Ms: 15,
   serverRssMb: 400,
+  priorityP99Seconds: 1,
+  fairnessP99Seconds: 5,
 } as const;
 
 export type TargetCheck = {
@@ -169,6 +171,26 @@ export function checkBenchTargets(scenarios: ScenarioRuns): TargetCheck[] {
   }
   for (const { key, spread } of reads((row) => row.p99Ms)) {
     check(`Read p99 ≤ ${benchTargets.readP99Ms} ms`, key, spread, milliseconds, (value) => value <= benchTargets.readP99Ms);
+  }
+  const controls = (kind: DeliveryControlRow["kind"]) =>
+    spreadsByKey(scenarios["delivery-control"], (row) => (row.kind === kind ? { key: row.engine, value: row.p99Seconds } : undefined));
+  for (const { key, spread } of controls("priority")) {
+    check(
+      `High priority past a backlog, p99 ≤ ${benchTargets.priorityP99Seconds} s`,
+      key,
+      spread,
+      seconds,
+      (value) => value <= benchTargets.priorityP99Seconds,
+    );
+  }
+  for (const { key, spread } of controls("fairness")) {
+    check(
+      `Another account past a backlog, p99 ≤ ${benchTargets.fairnessP99Seconds} s`,
+      key,
+      spread,
+      seconds,
+      (value) => value <= benchTargets.fairnessP99Seconds,
+    );
   }
   return checks;
 }

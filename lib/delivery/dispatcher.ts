@@ -17,6 +17,7 @@ import { buildSubmitParts, type SubmitSmFields } from "@/lib/smpp/build-submit-p
 import type { CarrierConnection, SubmitOutcome } from "@/lib/smpp/carrier-connection";
 import { claimMessages, releaseLeases, requeueExpiredLeases, type ClaimedMessage } from "./claim-messages";
 import { recordDispatchOutcomes, type DispatchOutcome } from "./record-dispatch-outcomes";
+import { enqueueScheduledMessages, expireQueuedMessages, EXPIRED_RESPONSE } from "./fail-queued-messages";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy";
 import { acceptedAtOfId, HourStats, mergeMinutes, MinuteCounter, receiptHours } from "./hour-stats";
 import { readQueueStats, removeLinkReports, writeLinkReports, type LinkReport, type LinkStateName } from "./carrier-links";
@@ -39,6 +40,8 @@ export type DispatcherOptions = {
   linkReportMs?: number;
   /** A bind not up for this long shows as down. */
   downAfterMs?: number;
+  /** How often scheduled sends come due and expired ones fail (also while a carrier is unbound or paused). */
+  queueSweepMs?: number;
 };
 
 const LINK_STATES: LinkStateName[] = ["bound", "binding", "backing-off", "paused", "down", "stopped"];
@@ -59,6 +62,8 @@ export class Dispatcher {
   private readonly submittingBy = new Map<CarrierConnection, number>();
   private unrecorded = 0;
   private readonly sleepers = new Set<AbortController>();
+  /** Routes idle after an empty claim. */
+  private readonly idleSleepers = new Set<AbortController>();
   /** Route loops waiting for room to claim; woken when a submit is answered or an answer written. */
   private readonly roomWaiters = new Set<() => void>();
   /** Group commit: every answer that arrives while one batch is written goes into the next. */
@@ -84,6 +89,7 @@ export class Dispatcher {
       pauseCheckMs: options.pauseCheckMs ?? 3_000,
       linkReportMs: options.linkReportMs ?? 5_000,
       downAfterMs: options.downAfterMs ?? 30_000,
+      queueSweepMs: options.queueSweepMs ?? 1_000,
     };
     this.log = options.logger.child({ component: "dispatcher", owner: this.owner });
   }
@@ -93,6 +99,7 @@ export class Dispatcher {
     this.loops = [
       ...this.options.routes.map((route) => this.runRoute(route)),
       this.sweepExpiredLeases(),
+      this.sweepQueue(),
       this.watchPauses(),
       this.reportLinks(),
     ];
@@ -157,7 +164,7 @@ export class Dispatcher {
         continue;
       }
       if (claimed.length === 0) {
-        await this.pause(idleMs);
+        await this.pause(idleMs, this.idleSleepers);
         idleMs = Math.min(idleMs * 2, this.settings.pollMs * MAX_IDLE_BACKOFF);
       } else idleMs = this.settings.pollMs;
       for (const message of claimed) this.track(this.dispatch(route, message));
@@ -206,9 +213,14 @@ export class Dispatcher {
     if (message.attempts > this.settings.retryPolicy.maxAttempts) {
       return { kind: "rejected", temporary: true, response: "no answer recorded after repeated attempts", carrierStatus: null };
     }
+    // Its validity ran out while it was queued: never handed over (fails EXPIRED, refunds).
+    const validityMs = message.expiresAt ? message.expiresAt.getTime() - Date.now() : null;
+    if (validityMs !== null && validityMs < 1000) {
+      return { kind: "rejected", temporary: false, response: EXPIRED_RESPONSE, carrierStatus: null, expired: true };
+    }
     let parts: SubmitSmFields[];
     try {
-      parts = buildSubmitParts(message);
+      parts = buildSubmitParts(message, validityMs === null ? null : Math.floor(validityMs / 1000));
     } catch (error) {
       return { kind: "rejected", temporary: false, response: `cannot encode: ${(error as Error).message}`, carrierStatus: null };
     }
@@ -249,6 +261,26 @@ export class Dispatcher {
       }
       await this.pause(every);
     }
+  }
+
+  /** Scheduled sends whose time has come join the queue; queued messages whose validity passed fail. */
+  private async sweepQueue(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        const due = await enqueueScheduledMessages();
+        const expired = await expireQueuedMessages();
+        if (due > 0) this.wakeAll();
+        if (expired > 0) this.log.info({ expired }, "queued messages expired: their validity passed");
+      } catch (error) {
+        this.log.error({ err: error }, "queue sweep failed");
+      }
+      await this.pause(this.settings.queueSweepMs);
+    }
+  }
+
+  /** Idle routes claim at once instead of at the end of their backoff. */
+  private wakeAll(): void {
+    for (const sleeper of this.idleSleepers) sleeper.abort();
   }
 
   /** The live route's minute and hour, and the metrics that go with them. */
@@ -387,11 +419,13 @@ export class Dispatcher {
     return this.options.routes.some((route) => !route.test && route.operator === operator && route.connection.isBound);
   }
 
-  private async pause(ms: number): Promise<void> {
+  private async pause(ms: number, also?: Set<AbortController>): Promise<void> {
     if (this.stopping) return;
     const sleeper = new AbortController();
     this.sleepers.add(sleeper);
+    also?.add(sleeper);
     await sleep(ms, undefined, { signal: sleeper.signal }).catch(() => undefined);
     this.sleepers.delete(sleeper);
+    also?.delete(sleeper);
   }
 }

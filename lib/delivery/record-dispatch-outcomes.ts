@@ -20,6 +20,7 @@ import type { ClaimedMessage } from "./claim-messages";
 import { describeAttempt } from "@/lib/messages/message-timeline";
 import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
+import { EXPIRED_REASON } from "./fail-queued-messages";
 import { retryDelayMs, type RetryPolicy } from "./retry-policy";
 
 export type DispatchOutcome = { message: ClaimedMessage; owner: string; startedAt: Date; result: SubmitOutcome };
@@ -165,11 +166,11 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
     tx,
     outcome,
     `"status" = ${SQL_STATUS.failed}, "operatorResponse" = ?, "lastError" = ?, "dispatchedAt" = COALESCE("dispatchedAt", ?), "finishedAt" = ?, "updatedAt" = ?`,
-    [result.carrierStatus === null ? message.operatorResponse : result.response, reason, toDbTime(startedAt), at, at],
+    [result.carrierStatus === null && !result.expired ? message.operatorResponse : result.response, reason, toDbTime(startedAt), at, at],
   );
   if (!row) return null;
-  await recordMessageEvent(tx, message.id, "failed", reason, now);
-  await refundMessage(tx, message, "message failed at the carrier", now);
+  await recordMessageEvent(tx, message.id, "failed", result.expired ? EXPIRED_REASON : reason, now);
+  await refundMessage(tx, message, result.expired ? EXPIRED_REASON : "message failed at the carrier", now);
   if (row !== true) await enqueueWebhook(tx, parseMessageRow(row), "message.failed", now);
   return { id: message.id, counter: "messagesFailed" };
 }

@@ -21,6 +21,7 @@ import { parseMsisdn, type Recipient } from "./msisdn";
 import { commitSends, type AcceptedSend, type IdempotencyRecord, type PreparedSend } from "./commit-sends";
 import { createGroupCommit } from "@/lib/db/group-commit";
 import { getStores } from "@/lib/db/stores";
+import type { DeliveryControl, Priority } from "@/lib/model/sends";
 
 export type { AcceptedMessage, AcceptedSend } from "./commit-sends";
 
@@ -50,7 +51,19 @@ export type AcceptMessagesInput = {
   kind: "single" | "bulk";
   /** The request's Idempotency-Key: its record is written with the send, or not at all. */
   idempotency?: IdempotencyRecord | null;
+  /** "high" goes before every normal message queued for the same carrier. */
+  priority?: Priority | null;
+  /** RFC 3339 time, now to MAX_SCHEDULE_DAYS ahead: the messages wait as created until then. */
+  sendAt?: string | null;
+  /** Seconds (MIN_VALIDITY_SECONDS..MAX_VALIDITY_SECONDS) the messages may wait for a carrier. */
+  validityPeriod?: number | null;
 };
+
+export const MAX_SCHEDULE_DAYS = 35;
+export const MIN_VALIDITY_SECONDS = 60;
+export const MAX_VALIDITY_SECONDS = 7 * 24 * 3600;
+/** RFC 3339 date-time with a zone (Z or an offset). */
+const RFC_3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 const commitSingleSend = createGroupCommit<PreparedSend, AcceptedSend>(
   commitSends,
@@ -86,8 +99,11 @@ function prepareSend(input: AcceptMessagesInput): PreparedSend {
     }
   }
 
+  const control = checkDeliveryControl(input, fields);
+
   if (fields.length > 0) throw AppError.validation(fields);
   return {
+    control,
     accountId: input.accountId,
     senderName,
     body: input.body,
@@ -156,4 +172,32 @@ function checkRecipients(raw: readonly string[], kind: AcceptMessagesInput["kind
     fields.push({ field: "to", description: `${invalid} recipients are invalid; the first ${MAX_LISTED_RECIPIENT_ERRORS} are listed` });
   }
   return recipients;
+}
+
+function checkDeliveryControl(input: AcceptMessagesInput, fields: FieldError[]): DeliveryControl {
+  const priority = input.priority ?? "normal";
+  if (priority !== "normal" && priority !== "high") fields.push({ field: "priority", description: 'must be "normal" or "high"' });
+  let sendAt: Date | null = null;
+  if (input.sendAt != null) {
+    const parsed = RFC_3339.test(input.sendAt) ? new Date(input.sendAt) : null;
+    const now = Date.now();
+    if (!parsed || Number.isNaN(parsed.getTime())) {
+      fields.push({ field: "send_at", description: "must be an RFC 3339 date-time with a time zone, e.g. 2030-01-31T09:00:00Z" });
+    } else if (parsed.getTime() < now) {
+      fields.push({ field: "send_at", description: "must not be in the past" });
+    } else if (parsed.getTime() > now + MAX_SCHEDULE_DAYS * 24 * 3600 * 1000) {
+      fields.push({ field: "send_at", description: `must be at most ${MAX_SCHEDULE_DAYS} days ahead` });
+    } else sendAt = parsed;
+  }
+  const validityPeriod = input.validityPeriod ?? null;
+  if (
+    validityPeriod !== null &&
+    (!Number.isInteger(validityPeriod) || validityPeriod < MIN_VALIDITY_SECONDS || validityPeriod > MAX_VALIDITY_SECONDS)
+  ) {
+    fields.push({
+      field: "validity_period",
+      description: `must be a whole number of seconds from ${MIN_VALIDITY_SECONDS} to ${MAX_VALIDITY_SECONDS} (7 days)`,
+    });
+  }
+  return { priority: priority === "high" ? "high" : "normal", sendAt, validityPeriod };
 }

@@ -11,6 +11,7 @@ import type { SendOutcome } from "@/lib/db/stores/types";
 import { timeOrderedUuid } from "@/lib/model/ids";
 import { withoutOptedOut } from "./opt-out-check";
 import { checkLowBalance } from "@/lib/webhooks/low-balance";
+import { takeTurns, TURN_SLOT_MS } from "./queue-turns";
 
 export { AcceptedMessage, IdempotencyKeyTakenError } from "@/lib/model/sends";
 export type { AcceptedSend, IdempotencyRecord, PreparedSend } from "@/lib/model/sends";
@@ -61,8 +62,27 @@ export function priceSend(send: PreparedSend, account: SendingAccount, now: Date
     webhookUrl: send.webhookUrl,
     test: send.test,
     acceptedAt: now,
+    control: send.control,
+    expiresAt: expiryOf(send, now),
     charges,
   };
-  const messages = sendable.recipients.map((recipient) => new AcceptedMessage(timeOrderedUuid(), recipient.to, recipient.operator, fields));
+  const turnOptions = { now: now.getTime(), priority: send.control.priority, sendAt: send.control.sendAt };
+  const next = {
+    econet: counts.econet > 0 ? takeTurns(send.accountId, "econet", send.test, counts.econet, turnOptions) : 0,
+    netone: counts.netone > 0 ? takeTurns(send.accountId, "netone", send.test, counts.netone, turnOptions) : 0,
+    telecel: counts.telecel > 0 ? takeTurns(send.accountId, "telecel", send.test, counts.telecel, turnOptions) : 0,
+  };
+  const messages = sendable.recipients.map((recipient) => {
+    const turnAt = next[recipient.operator];
+    next[recipient.operator] += TURN_SLOT_MS;
+    return new AcceptedMessage(timeOrderedUuid(), recipient.to, recipient.operator, fields, turnAt);
+  });
   return { bulkSendId: fields.bulkSendId, currency: account.currency, charge: total, messages, optedOut: sendable.optedOut };
+}
+
+/** The validity runs from the send's time: its send_at, else its acceptance. */
+function expiryOf(send: PreparedSend, now: Date): Date | null {
+  const { sendAt, validityPeriod } = send.control;
+  if (validityPeriod === null) return null;
+  return new Date((sendAt ?? now).getTime() + validityPeriod * 1000);
 }

@@ -18,5 +18,9 @@ export function parseMessageRow(row: Row): Message {
     dispatchedAt: fromDbTimeOrNull(row.dispatchedAt),
     deliveredAt: fromDbTimeOrNull(row.deliveredAt),
     finishedAt: fromDbTimeOrNull(row.finishedAt),
+    sendAt: fromDbTimeOrNull(row.sendAt),
+    expiresAt: fromDbTimeOrNull(row.expiresAt),
+    turnAt: fromDbTimeOrNull(row.turnAt),
+    validityPeriod: row.validityPeriod === null || row.validityPeriod === undefined ? null : Number(row.validityPeriod),
   };
 }

@@ -3,8 +3,11 @@
 import { serializeSms, smsSchema } from "./serialize-sms";
 import { everyMessage, type FoundMessage, type MessageSearch } from "./search-messages";
 
+/** Delivery control fields stay out of the CSV: its columns are a published format. */
+const NOT_IN_CSV = new Set(["priority", "send_at", "validity_period"]);
+
 /** The Sms object's fields in its order, then the bulk send the message belongs to. */
-export const MESSAGE_CSV_COLUMNS = [...Object.keys(smsSchema.shape), "bulk_id"] as const;
+export const MESSAGE_CSV_COLUMNS = [...Object.keys(smsSchema.shape).filter((column) => !NOT_IN_CSV.has(column)), "bulk_id"] as const;
 
 /**
  * One CSV cell: a leading =, +, - or @ (or a tab or carriage return) gets a ' so a spreadsheet shows
@@ -16,8 +19,8 @@ export function csvCell(value: string): string {
 }
 
 export function messageCsvLine(message: FoundMessage): string {
-  const sms: Record<string, string | null> = serializeSms(message);
-  const values = MESSAGE_CSV_COLUMNS.map((column) => (column === "bulk_id" ? message.bulkSendId : sms[column]) ?? "");
+  const sms: Record<string, string | number | null> = serializeSms(message);
+  const values = MESSAGE_CSV_COLUMNS.map((column) => String((column === "bulk_id" ? message.bulkSendId : sms[column]) ?? ""));
   return `${values.map(csvCell).join(",")}\r\n`;
 }
 

@@ -57,6 +57,9 @@ const FOUND_COLUMNS = {
   test: true,
   bulkSendId: true,
   lastError: true,
+  priority: true,
+  sendAt: true,
+  validityPeriod: true,
 } as const;
 
 /** The opaque cursor of the row after which the next page starts. */

@@ -28,6 +28,9 @@ export const smsSchema = z
     status: messageStatusSchema,
     created_at: timestamp,
     delivered_at: timestamp.nullable().meta({ description: "Null until the carrier confirms delivery to the handset" }),
+    priority: z.enum(["normal", "high"]),
+    send_at: timestamp.nullable().meta({ description: "A scheduled send's time; null when sent at once" }),
+    validity_period: z.int().nullable().meta({ description: "Seconds the message may wait for the carrier; null when unbounded" }),
   })
   .strict()
   .meta({ id: "Sms" });
@@ -48,7 +51,9 @@ export type SmsSource = Pick<
   | "status"
   | "createdAt"
   | "deliveredAt"
->;
+  | "sendAt"
+  | "validityPeriod"
+> & { priority: string };
 
 export function serializeSms(message: SmsSource): Sms {
   return smsSchema.parse({
@@ -64,5 +69,8 @@ export function serializeSms(message: SmsSource): Sms {
     status: message.status,
     created_at: message.createdAt.toISOString(),
     delivered_at: message.deliveredAt ? message.deliveredAt.toISOString() : null,
+    priority: message.priority === "high" ? "high" : "normal",
+    send_at: message.sendAt ? message.sendAt.toISOString() : null,
+    validity_period: message.validityPeriod,
   });
 }

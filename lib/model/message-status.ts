@@ -4,12 +4,13 @@
 //   created ──► enqueued ──► processing ──► success ──► failed
 //                  ▲             │  │                     ▲
 //                  └─────────────┘  └─────────────────────┘
+//   created, enqueued ──► failed (cancelled, or the validity passed: no carrier had it)
 //
-// - created: being written, not yet queued (the API lists it; acceptance stores messages enqueued).
+// - created: a scheduled send waiting for its send_at (acceptance stores other messages enqueued).
 // - enqueued: waiting for its next attempt (nextAttemptAt).
 // - processing: claimed by a dispatcher under a lease.
 // - success: the carrier accepted it; a delivery receipt sets deliveredAt, a failure receipt fails it.
-// - failed: final; its charge is refunded.
+// - failed: final; its charge is refunded. From created or enqueued: cancelled, or its validity passed.
 // Back to enqueued from processing: a temporary refusal (retry), a lease run out, a graceful stop.
 
 export const MessageStatus = {
@@ -25,8 +26,8 @@ export type MessageStatus = (typeof MessageStatus)[keyof typeof MessageStatus];
 export const messageStatuses: readonly MessageStatus[] = Object.values(MessageStatus);
 
 const TRANSITIONS: Readonly<Record<MessageStatus, readonly MessageStatus[]>> = {
-  created: ["enqueued"],
-  enqueued: ["processing"],
+  created: ["enqueued", "failed"],
+  enqueued: ["processing", "failed"],
   processing: ["enqueued", "success", "failed"],
   success: ["failed"],
   failed: [],

@@ -12,6 +12,8 @@ export type ClaimedMessage = {
   attempts: number;
   webhookUrl: string | null;
   operatorResponse: string;
+  /** End of the validity: the carrier gets what is left of it, and nothing once it has passed. */
+  expiresAt: Date | null;
 };
 
 /** Up to `limit` due messages of one carrier (live or test), leased to `owner` for `leaseMs`. */

@@ -5,6 +5,10 @@ import { MessageStatus } from "./message-status";
 import type { Operator } from "./operators";
 
 export type Encoding = "gsm7" | "ucs2";
+export type Priority = "normal" | "high";
+
+/** When and how long a send may wait: its priority, scheduled time and validity in seconds. */
+export type DeliveryControl = { priority: Priority; sendAt: Date | null; validityPeriod: number | null };
 export type Recipient = { to: string; operator: Operator };
 
 /**
@@ -35,6 +39,7 @@ export type PreparedSend = {
   test: boolean;
   bulk: boolean;
   idempotency?: IdempotencyRecord | null;
+  control: DeliveryControl;
 };
 
 /** What the messages of one accepted send share. */
@@ -48,6 +53,9 @@ export type SendFields = {
   webhookUrl: string | null;
   test: boolean;
   acceptedAt: Date;
+  control: DeliveryControl;
+  /** Not handed to a carrier by then, the message expires (null: no validity). */
+  expiresAt: Date | null;
   /** The charge of one message per carrier (segments × the account's rate). */
   charges: Record<Operator, bigint>;
 };
@@ -63,6 +71,8 @@ export class AcceptedMessage {
     readonly to: string,
     readonly operator: Operator,
     private readonly send: SendFields,
+    /** Its place in the carrier's queue, in epoch milliseconds (lib/messages/queue-turns.ts). */
+    readonly turnAt: number,
   ) {}
 
   get bulkSendId(): string | null {
@@ -86,8 +96,21 @@ export class AcceptedMessage {
   get encoding(): Encoding {
     return this.send.encoding;
   }
-  get status(): typeof MessageStatus.enqueued {
-    return MessageStatus.enqueued;
+  /** A scheduled message waits as created until its time. */
+  get status(): typeof MessageStatus.enqueued | typeof MessageStatus.created {
+    return this.send.control.sendAt ? MessageStatus.created : MessageStatus.enqueued;
+  }
+  get priority(): Priority {
+    return this.send.control.priority;
+  }
+  get sendAt(): Date | null {
+    return this.send.control.sendAt;
+  }
+  get validityPeriod(): number | null {
+    return this.send.control.validityPeriod;
+  }
+  get expiresAt(): Date | null {
+    return this.send.expiresAt;
   }
   get operatorResponse(): string {
     return "";

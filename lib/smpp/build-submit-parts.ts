@@ -29,7 +29,21 @@ export type SubmitSmFields = Required<
     | "data_coding"
     | "short_message"
   >
->;
+> &
+  Pick<ShortMessageFields, "validity_period">;
+
+/**
+ * SMPP's relative validity_period (YYMMDDhhmmss000R) for a number of seconds, counted in days,
+ * hours, minutes and seconds (a week at most here, so the years and months stay 00).
+ */
+export function relativeValidityPeriod(seconds: number): string {
+  const whole = Math.max(1, Math.floor(seconds));
+  const days = Math.floor(whole / 86_400);
+  const hours = Math.floor((whole % 86_400) / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `0000${pad(days)}${pad(hours)}${pad(minutes)}${pad(whole % 60)}000R`;
+}
 
 /**
  * The reference is derived from the message id, so a resubmission after a crash carries the same
@@ -39,7 +53,12 @@ export function concatenationReference(messageId: string): number {
   return crypto.createHash("sha256").update(messageId).digest()[0];
 }
 
-export function buildSubmitParts(message: { id: string; to: string; senderId: string; body: string }): SubmitSmFields[] {
+/** `validitySeconds`: what is left of the message's validity, passed on so the carrier gives up too. */
+export function buildSubmitParts(
+  message: { id: string; to: string; senderId: string; body: string },
+  validitySeconds: number | null = null,
+): SubmitSmFields[] {
+  const validity = validitySeconds === null ? {} : { validity_period: relativeValidityPeriod(validitySeconds) };
   const { encoding, parts } = segmentMessage(message.body);
   const encode = encoding === "gsm7" ? encodeGsm7 : encodeUcs2;
   const numericSender = /^\+?\d+$/.test(message.senderId);
@@ -59,6 +78,7 @@ export function buildSubmitParts(message: { id: string; to: string; senderId: st
       registered_delivery: RECEIPT_ON_FINAL,
       data_coding: DATA_CODING[encoding],
       short_message: Buffer.concat([udh, encode(text)]),
+      ...validity,
     };
   });
 }

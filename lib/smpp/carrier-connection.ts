@@ -17,8 +17,9 @@ export type SubmitOutcome =
   /**
    * carrierStatus: the submit_sm_resp status, or null when the carrier never answered (no bind, timeout).
    * notSent: nothing of the message left (there was no bind), so the attempt does not count.
+   * expired: never offered to the carrier, its validity had passed.
    */
-  | { kind: "rejected"; temporary: boolean; response: string; carrierStatus: number | null; notSent?: boolean };
+  | { kind: "rejected"; temporary: boolean; response: string; carrierStatus: number | null; notSent?: boolean; expired?: boolean };
 
 /** binding: connecting or bind requested; backing-off: waiting for the next try after a failure or a drop. */
 export type BindState = "bound" | "binding" | "backing-off" | "stopped";

@@ -37,6 +37,8 @@ export type SimulatedSubmit = {
   text: string;
   /** Concatenation header of a part of a long message. */
   part: { reference: number; total: number; number: number } | null;
+  /** The submit's validity_period as sent (empty: the carrier's default). */
+  validityPeriod: string;
 };
 
 export type SmscSimulatorOptions = {
@@ -205,6 +207,7 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
       dataCoding: submit.data_coding,
       text,
       part: udh && udh.length >= 6 && udh[1] === 0x00 ? { reference: udh[3], total: udh[4], number: udh[5] } : null,
+      validityPeriod: submit.validity_period ?? "",
     };
     options.onSubmit?.(submitted);
     if (!messageId || !outcome.receipt || !((submit.registered_delivery ?? 0) & 0x03)) return;

@@ -87,6 +87,15 @@ const vectors: Vector[] = [
   { name: "a bad message filter", pieces: (token) => [request("GET /api/v1/sms?limit=0&to=12", keyed(token)) + ping] },
   { name: "a streamed CSV export, then another request", pieces: (token) => [request("GET /api/v1/sms/export", keyed(token)) + pingClose] },
   { name: "a POST to the export", pieces: one(post("/api/v1/sms/export", "Content-Length: 0") + ping) },
+  {
+    name: "a cancel of a malformed SMS id",
+    pieces: (token) => [post("/api/v1/sms/nope/cancel", keyed(token), "Content-Length: 0") + ping],
+  },
+  {
+    name: "a cancel of an unknown bulk send",
+    pieces: (token) => [post("/api/v1/sms/bulk/00000000-0000-4000-8000-000000000000/cancel", keyed(token), "Content-Length: 0") + ping],
+  },
+  { name: "a GET of a cancel", pieces: (token) => [request("GET /api/v1/sms/00000000-0000-4000-8000-000000000000/cancel", keyed(token))] },
 
   // Refused on the head, before the body: the limit, then the key.
   {

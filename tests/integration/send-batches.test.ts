@@ -97,6 +97,7 @@ describe("a batch of single sends of one account", () => {
         accountId: account.accountId,
         senderName: "ACME",
         body: "direct",
+        control: { priority: "normal", sendAt: null, validityPeriod: null },
         encoding: "gsm7",
         segments: 1,
         recipients: Array.from({ length: recipients }, () => ({ to: "+263773333333", operator: "econet" as const })),

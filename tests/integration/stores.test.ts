@@ -33,6 +33,7 @@ function prepared(
     accountId,
     senderName: SENDER,
     body: "Store contract",
+    control: { priority: "normal", sendAt: null, validityPeriod: null },
     encoding: "gsm7",
     segments: 1,
     recipients: Array.from({ length: recipients }, (_, index) => ({ to: `+2637712300${String(index).padStart(2, "0")}`, operator })),

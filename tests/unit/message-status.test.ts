@@ -13,7 +13,9 @@ import {
 
 const ALLOWED: Array<[MessageStatus, MessageStatus]> = [
   ["created", "enqueued"],
+  ["created", "failed"],
   ["enqueued", "processing"],
+  ["enqueued", "failed"],
   ["processing", "enqueued"],
   ["processing", "success"],
   ["processing", "failed"],

@@ -110,7 +110,7 @@ function ProgressBar({ progress }: { progress: Progress }) {
   );
 }
 
-export function BulkRecipients({ from, body, segments, rates, currency, available, fields, onFields, onSent }: RecipientsProps) {
+export function BulkRecipients({ from, body, segments, rates, currency, available, fields, onFields, onSent, delivery }: RecipientsProps) {
   const notify = useToast();
   const router = useRouter();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -160,6 +160,7 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
         message: body,
         from,
         ...(webhookUrl.trim() ? { webhook_url: webhookUrl.trim() } : {}),
+        ...delivery,
       };
       const response = await postBulk(payload, (done, total) =>
         setProgress({ label: `Submitting ${checked.valid.length} messages`, done, total }),

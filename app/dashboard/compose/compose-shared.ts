@@ -14,7 +14,25 @@ export type RecipientsProps = {
   onClearField: (name: string) => void;
   /** Called after a send is accepted, to empty the message. */
   onSent: () => void;
+  /** The delivery choices as request fields (deliveryFields). */
+  delivery: DeliveryFields;
 };
+
+/** Priority, schedule (a datetime-local value in the browser's time zone, or "") and validity in seconds (or ""). */
+export type DeliveryChoice = { priority: "normal" | "high"; sendAt: string; validityPeriod: string };
+export type DeliveryFields = { priority?: "high"; send_at?: string; validity_period?: number };
+
+export const NO_DELIVERY_CHOICE: DeliveryChoice = { priority: "normal", sendAt: "", validityPeriod: "" };
+
+/** The choices as the send request's fields; a schedule the browser cannot read is passed on for the server to refuse. */
+export function deliveryFields(choice: DeliveryChoice): DeliveryFields {
+  const at = choice.sendAt ? new Date(choice.sendAt) : null;
+  return {
+    ...(choice.priority === "high" ? { priority: "high" as const } : {}),
+    ...(at ? { send_at: Number.isNaN(at.getTime()) ? choice.sendAt : at.toISOString() } : {}),
+    ...(choice.validityPeriod ? { validity_period: Number(choice.validityPeriod) } : {}),
+  };
+}
 
 /** The refusal of a send as the user should read it. */
 export function sendErrorText(result: { code: string; error: string }): string {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useState, useTransition } from "react";
+import { useEffect, useState, useSyncExternalStore, useTransition } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -17,9 +17,20 @@ import type { RateTable } from "@/lib/dashboard/price-send";
 import type { FieldError } from "@/lib/errors";
 import { sendSmsAction } from "./actions";
 import { BulkRecipients, findOptedOut } from "./bulk-recipients";
-import { sendErrorText, type RecipientsProps } from "./compose-shared";
+import { deliveryFields, NO_DELIVERY_CHOICE, sendErrorText, type DeliveryChoice, type RecipientsProps } from "./compose-shared";
+
+/** Validity choices, in seconds ("" = until the carrier takes it). */
+const VALIDITY_CHOICES: Array<[string, string]> = [
+  ["", "Until sent"],
+  ["300", "5 minutes"],
+  ["3600", "1 hour"],
+  ["86400", "24 hours"],
+  ["604800", "7 days"],
+];
 
 type Mode = "single" | "bulk";
+
+const noSubscription = () => () => undefined;
 
 export type ComposeProps = { senders: string[]; rates: RateTable; currency: string; available: string; initialMode: Mode };
 
@@ -28,6 +39,14 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
   const [from, setFrom] = useState(senders[0]);
   const [body, setBody] = useState("");
   const [fields, setFields] = useState<FieldError[] | undefined>();
+  const [choice, setChoice] = useState<DeliveryChoice>(NO_DELIVERY_CHOICE);
+  const delivery = deliveryFields(choice);
+  // The browser's zone, read after hydration: the server's may differ.
+  const timeZone = useSyncExternalStore(
+    noSubscription,
+    () => Intl.DateTimeFormat().resolvedOptions().timeZone,
+    () => "your time zone",
+  );
   const segments = body ? segmentMessage(body).segments : 0;
   /** A field's server error no longer applies once the field is edited. */
   const clearField = (name: string) => setFields((current) => current?.filter((field) => field.field !== name));
@@ -78,6 +97,46 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
             </Field>
           </CardBody>
         </Card>
+        <Card>
+          <CardHeader title="Delivery" />
+          <CardBody className="grid gap-4 sm:grid-cols-3">
+            <Field id="compose-priority" label="Priority" error={errorFor(fields, "priority")}>
+              <Select
+                id="compose-priority"
+                value={choice.priority}
+                onChange={(event) => setChoice({ ...choice, priority: event.target.value === "high" ? "high" : "normal" })}
+              >
+                <option value="normal">Normal</option>
+                <option value="high">High: ahead of queued messages</option>
+              </Select>
+            </Field>
+            <Field id="compose-send-at" label="Send at" hint={`Empty: now. Times in ${timeZone}.`} error={errorFor(fields, "send_at")}>
+              <Input
+                id="compose-send-at"
+                type="datetime-local"
+                value={choice.sendAt}
+                onChange={(event) => {
+                  setChoice({ ...choice, sendAt: event.target.value });
+                  clearField("send_at");
+                }}
+                invalid={!!errorFor(fields, "send_at")}
+              />
+            </Field>
+            <Field id="compose-validity" label="Give up after" error={errorFor(fields, "validity_period")}>
+              <Select
+                id="compose-validity"
+                value={choice.validityPeriod}
+                onChange={(event) => setChoice({ ...choice, validityPeriod: event.target.value })}
+              >
+                {VALIDITY_CHOICES.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+          </CardBody>
+        </Card>
         {mode === "single" ? (
           <SingleRecipient
             from={from}
@@ -90,6 +149,7 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
             onFields={setFields}
             onClearField={clearField}
             onSent={() => setBody("")}
+            delivery={delivery}
           />
         ) : (
           <BulkRecipients
@@ -103,6 +163,7 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
             onFields={setFields}
             onClearField={clearField}
             onSent={() => setBody("")}
+            delivery={delivery}
           />
         )}
       </div>
@@ -119,7 +180,7 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
   );
 }
 
-function SingleRecipient({ from, body, segments, rates, currency, available, fields, onFields, onClearField }: RecipientsProps) {
+function SingleRecipient({ from, body, segments, rates, currency, available, fields, onFields, onClearField, delivery }: RecipientsProps) {
   const router = useRouter();
   const notify = useToast();
   const [pending, startTransition] = useTransition();
@@ -147,7 +208,7 @@ function SingleRecipient({ from, body, segments, rates, currency, available, fie
   function send() {
     setRefusal(null);
     startTransition(async () => {
-      const result = await sendSmsAction({ to, message: body, from });
+      const result = await sendSmsAction({ to, message: body, from, ...delivery });
       onFields(result.ok ? undefined : result.fields);
       if (!result.ok) {
         if (!result.fields || result.code === "INSUFFICIENT_BALANCE") setRefusal(sendErrorText(result));

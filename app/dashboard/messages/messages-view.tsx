@@ -19,6 +19,7 @@ import type { MessagePage } from "@/lib/dashboard/message-schemas";
 
 type MessageRow = MessagePage["rows"][number];
 import type { MessageFilters } from "@/lib/dashboard/list-messages";
+import { CancelButton } from "./cancel-button";
 
 const POLL_MS = 2_000;
 
@@ -80,6 +81,13 @@ const columns: Column<MessageRow>[] = [
   { key: "carrier", header: "Carrier", cell: (row) => carrierName(row.operator) },
   { key: "charge", header: "Charge", numeric: true, cell: (row) => <MessageCharge row={row} /> },
   { key: "sent", header: "Sent", nowrap: true, cell: (row) => <Time value={row.createdAt} /> },
+  {
+    key: "cancel",
+    header: "",
+    nowrap: true,
+    // Only while no carrier has it: scheduled or still queued.
+    cell: (row) => (row.status === "created" || row.status === "enqueued" ? <CancelButton id={row.id} test={row.test} /> : null),
+  },
 ];
 
 export function MessagesView({

@@ -7,6 +7,7 @@ import type { ErrorShape } from "@/lib/api/respond";
 import { bareEnvelopeSchema, envelopeSchema, fieldErrorSchema, kitErrorSchema, legacyErrorSchema } from "@/lib/api/response-schemas";
 import { smsRoutes } from "@/lib/api/sms/sms-routes";
 import {
+  bulkCancellationSchema,
   bulkSmsItemSchema,
   bulkSmsResultSchema,
   optedOutRecipientSchema,
@@ -45,6 +46,8 @@ const responseComponents: Record<string, z.ZodType> = {
   OptedOutRecipient: optedOutRecipientSchema,
   BulkSmsResult: bulkSmsResultSchema,
   BulkSmsEnvelope: envelopeSchema(bulkSmsResultSchema),
+  BulkCancellation: bulkCancellationSchema,
+  BulkCancellationEnvelope: envelopeSchema(bulkCancellationSchema),
   ApiKeyCreated: apiKeyCreatedSchema,
   ApiKeyCreatedEnvelope: envelopeSchema(apiKeyCreatedSchema),
   ApiKeyListEntry: apiKeyListEntrySchema,
@@ -136,6 +139,30 @@ const operations: Record<string, Operation> = {
     tag: "SMS",
     success: { status: 200, description: "The message", body: "SmsEnvelope" },
     errors: { 400: "The id is not a UUID", 404: "No message with this id on the caller's account" },
+  },
+  "POST /api/v1/sms/:id/cancel": {
+    operationId: "cancelSms",
+    summary: "Cancel an SMS",
+    description:
+      "A message not yet handed to a carrier (status created or enqueued) ends failed with operator_response CANCELLED and its " +
+      "hold refunded. Cancelling it again answers the same. A message a carrier already has is not cancelled: 409, and nothing changes.",
+    tag: "SMS",
+    success: { status: 200, description: "The message, cancelled", body: "SmsEnvelope" },
+    errors: {
+      400: "The id is not a UUID",
+      404: "No message with this id on the caller's account",
+      409: "The message was already handed to a carrier, or ended otherwise (its status is in the description); nothing changed",
+    },
+  },
+  "POST /api/v1/sms/bulk/:bulk_id/cancel": {
+    operationId: "cancelBulkSms",
+    summary: "Cancel a bulk send",
+    description:
+      "Cancels every message of the bulk send not yet handed to a carrier, as the single cancel does, and counts them; " +
+      "messages a carrier already has are left alone.",
+    tag: "SMS",
+    success: { status: 200, description: "What this request cancelled", body: "BulkCancellationEnvelope" },
+    errors: { 400: "The bulk id is not a UUID", 404: "No bulk send with this id on the caller's account" },
   },
   "GET /api/v1/sms": {
     operationId: "listSms",
@@ -298,6 +325,7 @@ const PATH_PARAMETERS: Record<string, string> = {
   id: "The resource id (a UUID)",
   account_id: "The caller's account id (a UUID); `account_id` of the key's create response",
   number: "A phone number, in any written form",
+  bulk_id: "The bulk send's id (a UUID); `bulk_id` of the bulk send's messages",
 };
 
 const jsonContent = (component: string) => ({ "application/json": { schema: { $ref: COMPONENT_REF + component } } });

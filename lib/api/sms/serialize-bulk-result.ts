@@ -11,12 +11,13 @@ const ITEMS_PER_CHUNK = 1024;
  * A zod parse of 100,000 items cost more than the rest of the answer.
  */
 export function* serializeBulkResult(send: AcceptedSend): Generator<string> {
-  const { total, charge, currency }: Omit<BulkSmsResult, "items"> = {
+  const { bulk_id, total, charge, currency }: Omit<BulkSmsResult, "items"> = {
+    bulk_id: send.bulkSendId!,
     total: send.messages.length,
     charge: Number(send.charge),
     currency: send.currency,
   };
-  yield `{"total":${total},"charge":${charge},"currency":${JSON.stringify(currency)},"items":[`;
+  yield `{"bulk_id":${JSON.stringify(bulk_id)},"total":${total},"charge":${charge},"currency":${JSON.stringify(currency)},"items":[`;
   const tails = new Map<string, string>();
   const tailOf = (message: AcceptedMessage) => {
     const item: Omit<BulkSmsItem, "id" | "to"> = {

@@ -9,7 +9,8 @@ import { answerKeptWithWork, withIdempotencyKeptWithWork, type IdempotentContext
 import { acceptMessages } from "@/lib/messages/accept-messages";
 import type { IdempotencyRecord } from "@/lib/messages/commit-sends";
 import { getMessageForApiKey } from "@/lib/messages/get-message";
-import { sendBulkSmsRequestSchema, sendSmsRequestSchema, type SendBulkSmsRequest } from "./sms-schemas";
+import { bulkCancellationSchema, sendBulkSmsRequestSchema, sendSmsRequestSchema, type SendBulkSmsRequest } from "./sms-schemas";
+import { cancelBulkSend, cancelMessage, type CancelScope } from "@/lib/messages/cancel-messages";
 import { serializeBulkResult } from "./serialize-bulk-result";
 import { serializeSms } from "@/lib/messages/serialize-sms";
 import { encodeSearchCursor, searchMessages } from "@/lib/messages/search-messages";
@@ -21,6 +22,8 @@ export const BULK_BODY_LIMIT = 8 * 1024 * 1024;
 export const SMS_RETRIEVED = "SMS retrieved successfully";
 export const BULK_ACCEPTED = "Bulk SMS accepted";
 export const SMS_LISTED = "Messages retrieved successfully";
+export const SMS_CANCELLED = "SMS cancelled";
+export const BULK_CANCELLED = "Bulk SMS cancelled";
 
 /** Both sends: the request's fields, as the key's account and actor, through the one accept function. */
 function accept(context: AuthedContext, request: SendBulkSmsRequest, kind: "single" | "bulk", idempotency: IdempotencyRecord | null) {
@@ -35,6 +38,9 @@ function accept(context: AuthedContext, request: SendBulkSmsRequest, kind: "sing
     body: request.message,
     recipients: request.to,
     webhookUrl: request.webhook_url,
+    priority: request.priority,
+    sendAt: request.send_at,
+    validityPeriod: request.validity_period,
     kind,
   });
 }
@@ -51,7 +57,7 @@ async function sendBulkSms(context: IdempotentContext): Promise<ApiResponse> {
   return answer.respond(await accept(context, request, "bulk", answer.record));
 }
 
-async function getSms(context: AuthedContext): Promise<ApiResponse> {
+function smsIdOf(context: AuthedContext): string {
   const id = parseUuid(context.params.id);
   if (!id) {
     throw new AppError("BAD_REQUEST", "Invalid SMS id", {
@@ -59,6 +65,38 @@ async function getSms(context: AuthedContext): Promise<ApiResponse> {
       fields: [{ field: "id", description: "must be a UUID" }],
     });
   }
+  return id;
+}
+
+function cancelScopeOf(context: AuthedContext): CancelScope {
+  return { accountId: context.auth.accountId, test: context.auth.mode === "test" };
+}
+
+async function cancelSms(context: AuthedContext): Promise<ApiResponse> {
+  const message = await cancelMessage(cancelScopeOf(context), smsIdOf(context));
+  return envelope(200, SMS_CANCELLED, serializeSms(message));
+}
+
+async function cancelBulkSms(context: AuthedContext): Promise<ApiResponse> {
+  const bulkId = parseUuid(context.params.bulk_id);
+  if (!bulkId) {
+    throw new AppError("BAD_REQUEST", "Invalid bulk id", {
+      description: "The bulk id must be a UUID",
+      fields: [{ field: "bulk_id", description: "must be a UUID" }],
+    });
+  }
+  const result = await cancelBulkSend(cancelScopeOf(context), bulkId);
+  const data = bulkCancellationSchema.parse({
+    bulk_id: result.bulkSendId,
+    total: result.total,
+    cancelled: result.cancelled,
+    not_cancelled: result.notCancelled,
+  });
+  return envelope(200, BULK_CANCELLED, data);
+}
+
+async function getSms(context: AuthedContext): Promise<ApiResponse> {
+  const id = smsIdOf(context);
   const message = await getMessageForApiKey(context.auth.keyId, id);
   return envelope(200, SMS_RETRIEVED, serializeSms(message));
 }
@@ -107,4 +145,6 @@ export const smsRoutes: ApiRoute[] = [
   // Before /api/v1/sms/:id, which would also match it: the first route of a method that matches answers.
   { method: "GET", path: "/api/v1/sms/export", errorShape: "legacy", handler: withApiKey(exportSms) },
   { method: "GET", path: "/api/v1/sms/:id", errorShape: "legacy", handler: withApiKey(getSms, keyRechecked) },
+  { method: "POST", path: "/api/v1/sms/:id/cancel", errorShape: "legacy", handler: withApiKey(cancelSms) },
+  { method: "POST", path: "/api/v1/sms/bulk/:bulk_id/cancel", errorShape: "kit", handler: withApiKey(cancelBulkSms) },
 ];

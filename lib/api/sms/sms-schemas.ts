@@ -19,6 +19,26 @@ const webhookUrl = z
   })
   .nullish();
 
+const priority = z
+  .enum(["normal", "high"])
+  .meta({ description: "high: sent before every normal message queued for the same carrier", example: "high" })
+  .nullish();
+const sendAt = z
+  .string()
+  .meta({
+    description: "RFC 3339 time, from now to 35 days ahead: the messages read status created until then, then are queued",
+    example: "2030-01-31T09:00:00+02:00",
+  })
+  .nullish();
+const validityPeriod = z
+  .number()
+  .meta({
+    description:
+      "Seconds (60 to 604800) the messages may wait for the carrier; not handed over by then they fail with operator_response EXPIRED and are refunded",
+    example: 600,
+  })
+  .nullish();
+
 export const sendSmsRequestSchema = z
   .object({
     to: text("Recipient MSISDN: +263771234567, 263771234567 or 0771234567 (econet, netone, telecel)", "+263771234567"),
@@ -28,6 +48,9 @@ export const sendSmsRequestSchema = z
     ),
     from: text("An approved sender id of the account", "ACME"),
     webhook_url: webhookUrl,
+    priority,
+    send_at: sendAt,
+    validity_period: validityPeriod,
   })
   .meta({ id: "SendSmsRequest" });
 
@@ -41,6 +64,9 @@ export const sendBulkSmsRequestSchema = z
     message: text("Body sent to every recipient; billed per segment", "Our offices close at 3pm today"),
     from: text("An approved sender id of the account", "ACME"),
     webhook_url: webhookUrl,
+    priority,
+    send_at: sendAt,
+    validity_period: validityPeriod,
   })
   .meta({ id: "SendBulkSmsRequest" });
 
@@ -66,6 +92,7 @@ export const optedOutRecipientSchema = z
 
 export const bulkSmsResultSchema = z
   .object({
+    bulk_id: z.uuid().meta({ description: "The bulk send's id: filter the message list by it, or cancel what is still queued" }),
     total: z.int().nonnegative().meta({ description: "Recipients accepted" }),
     charge: z.int().nonnegative().meta({ description: "Total held, in ten-thousandths, as an integer" }),
     currency: z.string(),
@@ -82,3 +109,16 @@ export type SendSmsRequest = z.infer<typeof sendSmsRequestSchema>;
 export type SendBulkSmsRequest = z.infer<typeof sendBulkSmsRequestSchema>;
 export type BulkSmsResult = z.infer<typeof bulkSmsResultSchema>;
 export type BulkSmsItem = z.infer<typeof bulkSmsItemSchema>;
+
+export const bulkCancellationSchema = z
+  .object({
+    bulk_id: z.uuid(),
+    total: z.int().nonnegative().meta({ description: "Messages of the bulk send" }),
+    cancelled: z.int().nonnegative().meta({ description: "Cancelled by this request (failed, operator_response CANCELLED, refunded)" }),
+    not_cancelled: z
+      .int()
+      .nonnegative()
+      .meta({ description: "Not cancelled by this request: already handed to a carrier, or already final" }),
+  })
+  .strict()
+  .meta({ id: "BulkCancellation" });

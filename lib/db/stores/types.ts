@@ -24,6 +24,9 @@ export type StoredSms = {
   status: MessageStatus;
   createdAt: Date;
   deliveredAt: Date | null;
+  priority: string;
+  sendAt: Date | null;
+  validityPeriod: number | null;
 };
 
 /**

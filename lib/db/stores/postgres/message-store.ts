@@ -96,13 +96,21 @@ WITH usable_keys AS (
     AND (SELECT COUNT(*) FROM usable_keys) = CAST(:keyCount AS INTEGER)
   RETURNING "balance"
 ), messages AS (
-  INSERT INTO "Message" ("accountId", "currency", "status", "operatorResponse", "test", "nextAttemptAt", "receivedAt", "createdAt", "updatedAt",
-    "id", "to", "operator", "charge", "apiKeyId", "userId", "body", "senderId", "segments", "encoding", "webhookUrl")
-  SELECT CAST(:accountId AS TEXT), CAST(:currency AS TEXT), ${SQL_STATUS.enqueued}, '', false, t.at, t.at, t.at, t.at, m.*
+  INSERT INTO "Message" ("accountId", "currency", "operatorResponse", "test", "receivedAt", "createdAt", "updatedAt",
+    "id", "to", "operator", "charge", "apiKeyId", "userId", "body", "senderId", "segments", "encoding", "webhookUrl",
+    "status", "nextAttemptAt", "priority", "sendAt", "validityPeriod", "expiresAt", "turnAt")
+  SELECT CAST(:accountId AS TEXT), CAST(:currency AS TEXT), '', false, t.at, t.at, t.at,
+    m.id, m.to, m.operator, m.charge, m.api_key_id, m.user_id, m.body, m.sender_id, m.segments, m.encoding, m.webhook_url,
+    CASE WHEN m.send_at IS NULL THEN ${SQL_STATUS.enqueued} ELSE ${SQL_STATUS.created} END, COALESCE(m.send_at, t.at),
+    m.priority, m.send_at, m.validity_period, m.expires_at, m.turn_at
   FROM (SELECT CAST(:at AS TIMESTAMP(3)) AS at) t,
     unnest(CAST(:ids AS TEXT[]), CAST(:tos AS TEXT[]), CAST(:operators AS TEXT[]), CAST(:charges AS BIGINT[]),
       CAST(:apiKeyIds AS TEXT[]), CAST(:userIds AS TEXT[]), CAST(:bodies AS TEXT[]), CAST(:senderIds AS TEXT[]),
-      CAST(:segments AS INTEGER[]), CAST(:encodings AS TEXT[]), CAST(:webhookUrls AS TEXT[])) AS m
+      CAST(:segments AS INTEGER[]), CAST(:encodings AS TEXT[]), CAST(:webhookUrls AS TEXT[]), CAST(:priorities AS TEXT[]),
+      CAST(:sendAts AS TIMESTAMP(3)[]), CAST(:validityPeriods AS INTEGER[]), CAST(:expiresAts AS TIMESTAMP(3)[]),
+      CAST(:turnAts AS TIMESTAMP(3)[]))
+    AS m(id, "to", operator, charge, api_key_id, user_id, body, sender_id, segments, encoding, webhook_url, priority, send_at,
+      validity_period, expires_at, turn_at)
   WHERE EXISTS (SELECT 1 FROM hold)
 ), ledger AS (
   INSERT INTO "LedgerEntry" ("accountId", "kind", "amount", "balanceAfter", "messageId", "actor", "createdAt")
@@ -168,6 +176,11 @@ export async function writeSendsInOneStatement(database: Sql, sends: PreparedSen
       segments: column(({ message }) => message.segments),
       encodings: column(({ message }) => message.encoding),
       webhookUrls: column(({ message }) => message.webhookUrl),
+      priorities: column(({ message }) => message.priority),
+      sendAts: column(({ message }) => (message.sendAt ? toDbTime(message.sendAt) : null)),
+      validityPeriods: column(({ message }) => message.validityPeriod),
+      expiresAts: column(({ message }) => (message.expiresAt ? toDbTime(message.expiresAt) : null)),
+      turnAts: column(({ message }) => toDbTime(new Date(message.turnAt))),
       amounts: column(({ message }) => (-message.charge).toString()),
       afterFinal: afterFinalOf.map(String),
       actors: column(({ send }) => send.actor),

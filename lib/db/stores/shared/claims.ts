@@ -1,7 +1,7 @@
 // The queues' claims: one UPDATE … RETURNING of due rows, leased. The engine's store gives the
 // clauses that differ (../sqlite, ../postgres): how the due rows are chosen and locked, and whether
 // the UPDATE checks the status again.
-import { toDbTime, type Sql } from "@/lib/db/sql";
+import { fromDbTimeOrNull, toDbTime, type Sql } from "@/lib/db/sql";
 import { SQL_STATUS } from "@/lib/model/message-status";
 import type { ClaimedMessage, ClaimedWebhookDelivery, MessageClaim, WebhookClaim } from "@/lib/model/queue";
 
@@ -15,21 +15,39 @@ export type ClaimClauses = {
   lockDue: string;
   /** Prefixed to the outer UPDATE's WHERE: re-checks what another claimer may have changed meanwhile. */
   stillDue: string;
+  /** Appended to the due rows' table name: the index the engine is to read them through, if it must be told. */
+  dueIndex?: string;
 };
 
 /**
  * Returning only the dispatcher's columns, not `*`: RETURNING * built and parsed 30 columns per
  * message, about half of the claim's time on SQLite.
  */
-const CLAIMED_COLUMNS = ["id", "accountId", "to", "body", "senderId", "operator", "test", "attempts", "webhookUrl", "operatorResponse"];
+const CLAIMED_COLUMNS = [
+  "id",
+  "accountId",
+  "to",
+  "body",
+  "senderId",
+  "operator",
+  "test",
+  "attempts",
+  "webhookUrl",
+  "operatorResponse",
+  "expiresAt",
+];
 
 export async function claimMessages(database: Sql, clauses: ClaimClauses, claim: MessageClaim): Promise<ClaimedMessage[]> {
   const now = claim.now ?? new Date();
-  const rows = await database.all<Omit<ClaimedMessage, "test" | "attempts"> & { test: boolean | number; attempts: number | string }>(
+  // In turn order (lib/messages/queue-turns.ts: high priority first, accounts in turn); the due
+  // check reads nextAttemptAt from the same index.
+  const rows = await database.all<
+    Omit<ClaimedMessage, "test" | "attempts" | "expiresAt"> & { test: boolean | number; attempts: number | string; expiresAt: unknown }
+  >(
     `WITH due AS ${clauses.chooseOnce}(
-       SELECT "id" FROM "Message"
-       WHERE "status" = ${SQL_STATUS.enqueued} AND "nextAttemptAt" <= :now AND "operator" = :operator AND "test" = :test
-       ORDER BY "nextAttemptAt" LIMIT :limit${clauses.lockDue})
+       SELECT "id" FROM "Message"${clauses.dueIndex ?? ""}
+       WHERE "status" = ${SQL_STATUS.enqueued} AND "operator" = :operator AND "test" = :test AND "nextAttemptAt" <= :now
+       ORDER BY "turnAt" LIMIT :limit${clauses.lockDue})
      UPDATE "Message" SET "status" = ${SQL_STATUS.processing}, "leaseOwner" = :owner, "leaseUntil" = :leaseUntil,
        "attempts" = "attempts" + 1, "updatedAt" = :now
      WHERE ${clauses.stillDue}"id" IN (SELECT "id" FROM due)
@@ -43,7 +61,12 @@ export async function claimMessages(database: Sql, clauses: ClaimClauses, claim:
       limit: claim.limit,
     },
   );
-  return rows.map((row) => ({ ...row, test: row.test === true || row.test === 1, attempts: Number(row.attempts) }));
+  return rows.map((row) => ({
+    ...row,
+    test: row.test === true || row.test === 1,
+    attempts: Number(row.attempts),
+    expiresAt: fromDbTimeOrNull(row.expiresAt),
+  }));
 }
 
 export async function claimWebhookDeliveries(database: Sql, clauses: ClaimClauses, claim: WebhookClaim): Promise<ClaimedWebhookDelivery[]> {

@@ -23,6 +23,9 @@ type ReadRow = {
   status: string;
   createdAt: unknown;
   deliveredAt: unknown;
+  priority: string;
+  sendAt: unknown;
+  validityPeriod: number | string | null;
 };
 
 /**
@@ -38,7 +41,8 @@ export async function readMessages(database: Sql, reads: MessageRead[]): Promise
   const rows = await database.all<ReadRow>(
     `SELECT v.column1 AS "requestedId", v.column2 AS "requestedKeyId", k."active" AS "keyActive", k."expiresAt" AS "keyExpiresAt",
        m."id", m."to", m."body", m."senderId", m."operator", m."charge", m."currency", m."operatorResponse",
-       m."receivedAt", m."status", m."createdAt", m."deliveredAt"
+       m."receivedAt", m."status", m."createdAt", m."deliveredAt",
+       m."priority", m."sendAt", m."validityPeriod"
      FROM ${requested.text}
      JOIN "ApiKey" k ON k."id" = v.column2
      LEFT JOIN "Message" m ON m."id" = v.column1 AND m."accountId" = k."accountId" AND m."test" = (k."mode" = 'test')`,
@@ -72,5 +76,8 @@ function toStoredSms(row: ReadRow): StoredSms {
     status: row.status,
     createdAt: fromDbTime(row.createdAt),
     deliveredAt: fromDbTimeOrNull(row.deliveredAt),
+    priority: row.priority,
+    sendAt: fromDbTimeOrNull(row.sendAt),
+    validityPeriod: row.validityPeriod === null ? null : Number(row.validityPeriod),
   };
 }

@@ -56,8 +56,12 @@ const MESSAGE_SEND_COLUMNS = [
   "receivedAt",
   "createdAt",
   "updatedAt",
+  "priority",
+  "sendAt",
+  "validityPeriod",
+  "expiresAt",
 ] as const;
-const MESSAGE_OWN_COLUMNS = ["id", "to", "operator", "charge"] as const;
+const MESSAGE_OWN_COLUMNS = ["id", "to", "operator", "charge", "turnAt"] as const;
 const MESSAGE_COLUMNS = [...MESSAGE_SEND_COLUMNS, ...MESSAGE_OWN_COLUMNS];
 /** Rows are built and inserted this many messages at a time, never a whole bulk send's at once. */
 const MESSAGES_PER_CHUNK = 1024;
@@ -244,6 +248,9 @@ async function writeAccepted(
 }
 
 function sendValues({ send, result }: AcceptedEntry, at: string): unknown[] {
+  const [first] = result.messages;
+  const { sendAt, priority, validityPeriod } = send.control;
+  const expiresAt = first?.expiresAt ?? null;
   return [
     send.accountId,
     send.apiKeyId,
@@ -254,19 +261,23 @@ function sendValues({ send, result }: AcceptedEntry, at: string): unknown[] {
     result.currency,
     send.segments,
     send.encoding,
-    MessageStatus.enqueued,
+    sendAt ? MessageStatus.created : MessageStatus.enqueued,
     "",
     send.webhookUrl,
     send.test,
+    sendAt ? toDbTime(sendAt) : at,
     at,
     at,
     at,
-    at,
+    priority,
+    sendAt ? toDbTime(sendAt) : null,
+    validityPeriod,
+    expiresAt ? toDbTime(expiresAt) : null,
   ];
 }
 
 function ownValues(message: AcceptedMessage): unknown[] {
-  return [message.id, message.to, message.operator, message.charge];
+  return [message.id, message.to, message.operator, message.charge, toDbTime(new Date(message.turnAt))];
 }
 
 /**

@@ -7,10 +7,18 @@ import type { DeliveryStore, WebhookStore } from "../types";
 import { claimMessages, claimWebhookDeliveries, type ClaimClauses } from "../shared/claims";
 
 const SQLITE_CLAIMS: ClaimClauses = { chooseOnce: "", lockDue: "", stillDue: "" };
+/**
+ * Without statistics SQLite would read the due rows through (status, nextAttemptAt) and sort every
+ * one of them; the claim index gives them in turn order and stops at the limit.
+ */
+const SQLITE_MESSAGE_CLAIMS: ClaimClauses = {
+  ...SQLITE_CLAIMS,
+  dueIndex: ` INDEXED BY "Message_status_operator_test_turnAt_nextAttemptAt_idx"`,
+};
 
 export function sqliteDeliveryStore(database: Sql): DeliveryStore {
   return {
-    claim: (claim) => claimMessages(database, SQLITE_CLAIMS, claim),
+    claim: (claim) => claimMessages(database, SQLITE_MESSAGE_CLAIMS, claim),
     // The one writer already orders every transaction.
     holdMessages: async () => undefined,
     recordOutcomes: (_acceptances, _now, inTransaction) => database.transaction(inTransaction),

@@ -1,0 +1,14 @@
+"use server";
+
+import { z } from "zod";
+import { accountIdOf, defineAction, userActor } from "@/lib/dashboard/define-action";
+import { cancelMessage } from "@/lib/messages/cancel-messages";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+
+/** The message list's cancel: the API's cancel, on the signed-in user's account. */
+export const cancelMessageAction = defineAction("messages.send", z.object({ id: z.uuid(), test: z.boolean() }), async (input, user) => {
+  const accountId = accountIdOf(user);
+  const message = await cancelMessage({ accountId, test: input.test }, input.id);
+  await recordAuditEvent({ accountId, actor: userActor(user), action: "message.cancelled", targetType: "message", targetId: input.id });
+  return { id: message.id, status: message.status };
+});

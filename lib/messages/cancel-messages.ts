@@ -1,0 +1,39 @@
+// Cancelling sends not yet handed to a carrier: a scheduled or queued message ends failed with
+// operator_response CANCELLED and its hold refunded (lib/delivery/fail-queued-messages.ts); one a
+// carrier already has is not cancelled. Scoped like the API's reads: the key's account and mode.
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { CANCELLED_REASON, CANCELLED_RESPONSE, failQueuedMessages } from "@/lib/delivery/fail-queued-messages";
+import type { Message } from "./message-row";
+
+/** Whose messages: an account's live or test traffic. */
+export type CancelScope = { accountId: string; test: boolean };
+
+export type BulkCancellation = { bulkSendId: string; total: number; cancelled: number; notCancelled: number };
+
+const CANCELLED = { response: CANCELLED_RESPONSE, reason: CANCELLED_REASON };
+
+/**
+ * The message as it is after the cancel. Not found: 404. Not queued any more (a carrier has it, or it
+ * is final): 409 naming its status, and nothing changes.
+ */
+export async function cancelMessage(scope: CancelScope, id: string): Promise<Message> {
+  await failQueuedMessages({ text: `"id" = ? AND "accountId" = ? AND "test" = ?`, params: [id, scope.accountId, scope.test] }, CANCELLED);
+  const message = await db().message.findFirst({ where: { id, accountId: scope.accountId, test: scope.test } });
+  if (!message) throw AppError.notFound("SMS");
+  if (message.status === "failed" && message.operatorResponse === CANCELLED_RESPONSE) return message;
+  throw new AppError("CONFLICT", "SMS not cancellable", {
+    description: `The message is ${message.status}: only a message not yet handed to a carrier (created or enqueued) can be cancelled`,
+  });
+}
+
+/** Cancels every message of the bulk send still queued; counts what it cancelled. Unknown bulk send: 404. */
+export async function cancelBulkSend(scope: CancelScope, bulkSendId: string): Promise<BulkCancellation> {
+  const bulk = await db().bulkSend.findFirst({ where: { id: bulkSendId, accountId: scope.accountId, test: scope.test } });
+  if (!bulk) throw AppError.notFound("Bulk send");
+  const cancelled = await failQueuedMessages(
+    { text: `"bulkSendId" = ? AND "accountId" = ?`, params: [bulkSendId, scope.accountId] },
+    CANCELLED,
+  );
+  return { bulkSendId, total: bulk.total, cancelled: cancelled.length, notCancelled: bulk.total - cancelled.length };
+}
