@@ -6,6 +6,7 @@ import { handleMetrics } from "./system/metrics";
 import { smsRoutes } from "./sms/sms-routes";
 import { keyRoutes } from "./keys/key-routes";
 import { accountRoutes } from "./accounts/account-routes";
+import { inboundRoutes } from "./inbound/inbound-routes";
 import { OPENAPI_PATH } from "./openapi/openapi-document";
 import { serveOpenApiDocument } from "./openapi/serve-openapi-document";
 
@@ -19,6 +20,7 @@ export const apiRoutes: ApiRoute[] = [
   ...smsRoutes,
   ...keyRoutes,
   ...accountRoutes,
+  ...inboundRoutes,
   { method: "GET", path: OPENAPI_PATH, errorShape: "kit", handler: serveOpenApiDocument },
 ];
 

@@ -4,17 +4,24 @@
 import type { Logger } from "@/lib/log";
 import type { CarrierConnection } from "@/lib/smpp/carrier-connection";
 import type { MobileOriginated } from "@/lib/smpp/mobile-originated";
+import type { SmscSimulator } from "@/lib/smsc/smsc-simulator";
 import { storeMobileOriginated, storeOverdueParts } from "@/lib/inbound/store-inbound";
+import { claimInboundSimulations } from "@/lib/inbound/simulate-inbound";
 
 export type InboundHandlerOptions = {
   logger: Logger;
   /** How long the parts of a concatenated message wait for the rest (INBOUND_REASSEMBLY_SECONDS). */
   reassemblyTimeoutMs: number;
   sweepMs?: number;
+  /** The simulator of test traffic: it originates the sandbox's queued messages (POST /api/v1/inbound/simulate). */
+  simulator?: Pick<SmscSimulator, "originate">;
+  simulationPollMs?: number;
 };
 
 export class InboundHandler {
   private timer: NodeJS.Timeout | undefined;
+  private simulationTimer: NodeJS.Timeout | undefined;
+  private claiming: Promise<void> | null = null;
   private sweeping: Promise<void> | null = null;
   private readonly log: Logger;
 
@@ -41,10 +48,22 @@ export class InboundHandler {
         .catch((error: unknown) => this.log.error({ err: error }, "inbound reassembly sweep failed"))
         .finally(() => (this.sweeping = null));
     }, sweepMs);
+    const simulator = this.options.simulator;
+    if (!simulator) return;
+    this.simulationTimer = setInterval(() => {
+      if (this.claiming) return;
+      this.claiming = claimInboundSimulations()
+        .then((claimed) => {
+          for (const row of claimed) simulator.originate({ systemId: row.operator, from: row.from, to: row.to, message: row.body });
+        })
+        .catch((error: unknown) => this.log.error({ err: error }, "sandbox inbound messages not claimed"))
+        .finally(() => (this.claiming = null));
+    }, this.options.simulationPollMs ?? 250);
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.sweeping;
+    clearInterval(this.simulationTimer);
+    await Promise.all([this.sweeping, this.claiming]);
   }
 }

@@ -10,7 +10,7 @@ import { operators } from "@/lib/carriers/operators";
 import type { BackgroundOptions, BackgroundService } from "./background-services";
 import { carrierConfigs, describeCarrier, simulatorCarrierConfig, type CarrierConfig } from "@/lib/smpp/carrier-config";
 import { CarrierConnection, type CarrierConnectionOptions } from "@/lib/smpp/carrier-connection";
-import { startSmscSimulator } from "@/lib/smsc/smsc-simulator";
+import { startSmscSimulator, type SmscSimulator } from "@/lib/smsc/smsc-simulator";
 import { WebhookSender, type WebhookSenderOptions } from "@/lib/webhooks/webhook-sender";
 import { Dispatcher, type DispatcherOptions } from "./dispatcher";
 import { ReceiptHandler } from "./receipt-handler";
@@ -39,15 +39,22 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
       logger,
     });
     services.push({ name: "smsc-simulator", stop: simulator.stop });
-    return simulator.port;
+    return simulator;
   };
 
-  const sharedSimulatorPort = options.simulator ? await startSimulator(env.SMSC_SIMULATOR_PORT) : null;
+  const sharedSimulator = options.simulator ? await startSimulator(env.SMSC_SIMULATOR_PORT) : null;
+  const sharedSimulatorPort = sharedSimulator?.port ?? null;
   if (!options.dispatcher) return services;
-  const testSimulatorPort = sharedSimulatorPort ?? (await startSimulator(0, "127.0.0.1"));
+  const testSimulator: SmscSimulator = sharedSimulator ?? (await startSimulator(0, "127.0.0.1"));
+  const testSimulatorPort = testSimulator.port;
 
   const receipts = new ReceiptHandler({ logger, ...tuning.receipts });
-  const inbound = new InboundHandler({ logger, reassemblyTimeoutMs: env.INBOUND_REASSEMBLY_SECONDS * 1000, ...tuning.inbound });
+  const inbound = new InboundHandler({
+    logger,
+    reassemblyTimeoutMs: env.INBOUND_REASSEMBLY_SECONDS * 1000,
+    simulator: testSimulator,
+    ...tuning.inbound,
+  });
   const connections = new Map<string, CarrierConnection>();
   const connectionFor = (config: CarrierConfig) => {
     const key = `${config.host}:${config.port}:${config.systemId}`;

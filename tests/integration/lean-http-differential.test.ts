@@ -86,6 +86,20 @@ const vectors: Vector[] = [
   { name: "a bad message filter", pieces: (token) => [request("GET /api/v1/sms?limit=0&to=12", keyed(token)) + ping] },
   { name: "a streamed CSV export, then another request", pieces: (token) => [request("GET /api/v1/sms/export", keyed(token)) + pingClose] },
   { name: "a POST to the export", pieces: one(post("/api/v1/sms/export", "Content-Length: 0") + ping) },
+  {
+    name: "an inbound list with filters",
+    pieces: (token) => [request("GET /api/v1/inbound?from=0771234567&limit=2", keyed(token)) + ping],
+  },
+  {
+    name: "a bad inbound filter and id",
+    pieces: (token) => [request("GET /api/v1/inbound?limit=0", keyed(token)) + request("GET /api/v1/inbound/x", keyed(token)) + ping],
+  },
+  {
+    name: "an inbound simulation with a live key",
+    pieces: (token) => [
+      post("/api/v1/inbound/simulate", keyed(token), "Content-Type: application/json", "Content-Length: 2") + "{}" + ping,
+    ],
+  },
 
   // Refused on the head, before the body: the limit, then the key.
   {

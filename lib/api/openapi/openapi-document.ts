@@ -14,6 +14,14 @@ import { keyRoutes } from "@/lib/api/keys/key-routes";
 import { apiKeyCreatedSchema, apiKeyListEntrySchema, createApiKeyRequestSchema } from "@/lib/keys/key-schemas";
 import { accountRoutes } from "@/lib/api/accounts/account-routes";
 import { balanceSchema, createSenderIdRequestSchema, senderIdSchema } from "@/lib/api/accounts/account-schemas";
+import { inboundRoutes } from "@/lib/api/inbound/inbound-routes";
+import {
+  inboundListEnvelopeSchema,
+  inboundMessageSchema,
+  inboundSearchQuerySchema,
+  simulatedInboundSchema,
+  simulateInboundRequestSchema,
+} from "@/lib/api/inbound/inbound-schemas";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 const COMPONENT_REF = "#/components/schemas/";
@@ -39,6 +47,11 @@ const responseComponents: Record<string, z.ZodType> = {
   SenderId: senderIdSchema,
   SenderIdEnvelope: envelopeSchema(senderIdSchema),
   SenderIdListEnvelope: envelopeSchema(z.array(senderIdSchema)),
+  InboundMessage: inboundMessageSchema,
+  InboundMessageEnvelope: envelopeSchema(inboundMessageSchema),
+  InboundListEnvelope: inboundListEnvelopeSchema,
+  SimulatedInbound: simulatedInboundSchema,
+  SimulatedInboundEnvelope: envelopeSchema(simulatedInboundSchema),
 };
 
 /** Request bodies, described as clients may send them (unknown fields are ignored, not refused). */
@@ -47,6 +60,7 @@ const requestComponents: Record<string, z.ZodType> = {
   SendBulkSmsRequest: sendBulkSmsRequestSchema,
   CreateApiKeyRequest: createApiKeyRequestSchema,
   CreateSenderIdRequest: createSenderIdRequestSchema,
+  SimulateInboundRequest: simulateInboundRequestSchema,
 };
 
 type ComponentName = keyof typeof responseComponents | keyof typeof requestComponents;
@@ -55,7 +69,7 @@ type Operation = {
   operationId: string;
   summary: string;
   description?: string;
-  tag: "SMS" | "API keys" | "Account";
+  tag: "SMS" | "API keys" | "Account" | "Inbound";
   request?: ComponentName;
   /** Query string parameters, one per field of the schema (all optional). */
   query?: { schema: z.ZodObject; omit?: string[] };
@@ -191,6 +205,40 @@ const operations: Record<string, Operation> = {
       413: "The request body is larger than the endpoint accepts",
     },
   },
+  "GET /api/v1/inbound": {
+    operationId: "listInbound",
+    summary: "List inbound messages",
+    description:
+      "Messages sent to the account's numbers and short codes, newest first, filtered (test and live keys alike). " +
+      "Follow `next_cursor` with the same filters for the next page. A bad filter is a 400 naming it in `validation_errors`.",
+    tag: "Inbound",
+    query: { schema: inboundSearchQuerySchema },
+    success: { status: 200, description: "One page of inbound messages", body: "InboundListEnvelope" },
+    errors: { 400: "A filter is invalid; `validation_errors` names each" },
+  },
+  "GET /api/v1/inbound/:id": {
+    operationId: "getInbound",
+    summary: "Get an inbound message",
+    tag: "Inbound",
+    success: { status: 200, description: "The inbound message", body: "InboundMessageEnvelope" },
+    errors: { 400: "The id is not a UUID", 404: "No inbound message with this id on the caller's account" },
+  },
+  "POST /api/v1/inbound/simulate": {
+    operationId: "simulateInbound",
+    summary: "Simulate an inbound message (test keys)",
+    description:
+      "The sandbox: the SMSC simulator sends `message` from `from` to `to` as a real deliver_sm over the account's simulated " +
+      "carrier bind (the carrier of `from`'s prefix), and it is stored as a carrier's would be; it shows in GET /api/v1/inbound " +
+      "within moments. `to` must be one of the account's numbers on that carrier or on all.",
+    tag: "Inbound",
+    request: "SimulateInboundRequest",
+    success: { status: 202, description: "Queued for the simulator", body: "SimulatedInboundEnvelope" },
+    errors: {
+      400: "A field missing or invalid (`to` not one of the account's numbers); `validation_errors` names each",
+      403: "A live key: the sandbox takes test keys only",
+      413: "The request body is larger than the endpoint accepts",
+    },
+  },
 };
 
 const PATH_PARAMETERS: Record<string, string> = {
@@ -297,7 +345,7 @@ function componentSchemas(components: Record<string, z.ZodType>, io: "input" | "
 
 export function buildOpenApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of [...smsRoutes, ...keyRoutes, ...accountRoutes]) {
+  for (const route of [...smsRoutes, ...keyRoutes, ...accountRoutes, ...inboundRoutes]) {
     const operation = operations[`${route.method} ${route.path}`];
     if (!operation) throw new Error(`OpenAPI: no documentation for ${route.method} ${route.path}`);
     const path = route.path.replace(/:(\w+)/g, "{$1}");
@@ -329,6 +377,7 @@ export function buildOpenApiDocument() {
       { name: "SMS", description: "Single and bulk sends, reading a message back" },
       { name: "API keys", description: "Create, list and revoke the keys that authenticate every request" },
       { name: "Account", description: "Balance and sender ids of the caller's account" },
+      { name: "Inbound", description: "Messages sent to the account's numbers and short codes, and their sandbox" },
       { name: "Meta", description: "This description" },
     ],
     paths,

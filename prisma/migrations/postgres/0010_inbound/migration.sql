@@ -73,3 +73,19 @@ CREATE INDEX "InboundPart_groupKey_messageId_idx" ON "InboundPart"("groupKey", "
 -- CreateIndex
 CREATE INDEX "InboundPart_messageId_receivedAt_idx" ON "InboundPart"("messageId", "receivedAt");
 
+-- CreateTable
+CREATE TABLE "InboundSimulation" (
+    "id" TEXT NOT NULL,
+    "accountId" TEXT NOT NULL,
+    "from" TEXT NOT NULL,
+    "to" TEXT NOT NULL,
+    "body" TEXT NOT NULL,
+    "operator" TEXT NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "InboundSimulation_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE INDEX "InboundSimulation_createdAt_idx" ON "InboundSimulation"("createdAt");
+

@@ -67,3 +67,17 @@ CREATE INDEX "InboundPart_groupKey_messageId_idx" ON "InboundPart"("groupKey", "
 -- CreateIndex
 CREATE INDEX "InboundPart_messageId_receivedAt_idx" ON "InboundPart"("messageId", "receivedAt");
 
+-- CreateTable
+CREATE TABLE "InboundSimulation" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "accountId" TEXT NOT NULL,
+    "from" TEXT NOT NULL,
+    "to" TEXT NOT NULL,
+    "body" TEXT NOT NULL,
+    "operator" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
+-- CreateIndex
+CREATE INDEX "InboundSimulation_createdAt_idx" ON "InboundSimulation"("createdAt");
+
