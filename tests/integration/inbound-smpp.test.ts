@@ -10,6 +10,7 @@ import { encodeUcs2 } from "@/lib/messages/segments";
 import { STATUS } from "@/lib/smpp/command-status";
 import type { ShortMessageFields } from "@/lib/smpp/pdu";
 import { runCli } from "@/lib/cli/run-cli";
+import { originateThroughSimulator } from "@/lib/smsc/originate-through-simulator";
 import { useTestDatabase } from "../helpers/test-database";
 import { carrierUrls, createSendingAccount, setEnv, startTestSimulator, waitFor, type TestSimulator } from "../helpers/delivery";
 
@@ -147,6 +148,18 @@ describe("inbound messages over SMPP", () => {
     await simulator.deliver("econet", mo("263775555555", "40404", "to econet's holder"));
     expect((await inboxOf(econet, "40404")).map((row) => row.body)).toEqual(["to econet's holder"]);
     expect(await inboxOf(all, "40404")).toHaveLength(0);
+  });
+
+  it("takes a message originated from outside the simulator (npm run smsc -- mo), long enough for three parts", async () => {
+    const accountId = await createSendingAccount();
+    await assignInboundNumber({ accountId, number: "+263780000105", operator: "telecel", actor: "test" });
+    const text = "Mangwanani! ".repeat(30);
+    await originateThroughSimulator({ host: "127.0.0.1", port: simulator.port, from: "+263731234567", to: "+263780000105", message: text });
+    const [message] = await waitFor(async () => {
+      const rows = await inboxOf(accountId, "+263780000105");
+      return rows.length > 0 && rows;
+    }, "the originated message");
+    expect(message).toMatchObject({ body: text, segments: 3, operator: "telecel", from: "+263731234567", complete: true });
   });
 
   it("stores what came of a message whose other parts never come, marked incomplete, after the timeout", async () => {
