@@ -9,6 +9,8 @@ export const permissions = {
   "keys.manage": ["owner", "developer"],
   "messages.send": ["owner", "developer"],
   "messages.view": ["owner", "developer"],
+  /** The inbox: the account's inbound messages and numbers, conversations per phone number. */
+  "inbound.view": ["owner", "developer"],
   "webhooks.redeliver": ["owner", "developer"],
   "webhooks.secret": ["owner"],
   "members.manage": ["owner"],
@@ -18,6 +20,9 @@ export const permissions = {
   /** Platform staff: find any account's message, read-only. */
   "platform.lookup": ["support", "admin"],
   "platform.accounts": ["admin"],
+  /** Inbound metadata of every account (no bodies); admins also read unrouted messages. */
+  "platform.inbound": ["support", "admin"],
+  "inbound.unrouted": ["admin"],
   /** The Carriers page: support reads it, admins also pause and resume carriers. */
   "carriers.view": ["support", "admin"],
   "carriers.manage": ["admin"],
