@@ -23,6 +23,7 @@ export const permissions = {
   /** Inbound metadata of every account (no bodies); admins also read unrouted messages. */
   "platform.inbound": ["support", "admin"],
   "inbound.unrouted": ["admin"],
+  "numbers.manage": ["admin"],
   /** The Carriers page: support reads it, admins also pause and resume carriers. */
   "carriers.view": ["support", "admin"],
   "carriers.manage": ["admin"],

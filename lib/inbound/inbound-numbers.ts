@@ -90,3 +90,16 @@ export async function accountForDestination(destination: string, operator: strin
   const rows = await db().inboundNumber.findMany({ where: { number, scope: { in: [operator, ALL_CARRIERS] } } });
   return (rows.find((row) => row.scope === operator) ?? rows.find((row) => row.scope === ALL_CARRIERS))?.accountId ?? null;
 }
+
+export type AssignedNumber = InboundNumberRow & { accountName: string };
+
+/** Every assigned number with its account's name, by number. */
+export async function listAllInboundNumbers(): Promise<AssignedNumber[]> {
+  const rows = await db().inboundNumber.findMany({ orderBy: [{ number: "asc" }, { scope: "asc" }] });
+  const accounts = await db().account.findMany({
+    where: { id: { in: [...new Set(rows.map((row) => row.accountId))] } },
+    select: { id: true, name: true },
+  });
+  const names = new Map(accounts.map((account) => [account.id, account.name]));
+  return rows.map((row) => ({ ...row, accountName: names.get(row.accountId) ?? row.accountId }));
+}
