@@ -37,6 +37,23 @@ test("a simulated inbound message reaches the owner's inbox, in a conversation w
   await snap(page, "inbox-conversation");
 });
 
+test("an owner simulates a reply from the Inbox's sandbox and reads it in the conversation", async ({ page }) => {
+  const { owner } = fixtures();
+  await signIn(page, owner);
+  await page.goto("/dashboard/inbox");
+  const form = page.getByTestId("simulate-reply-form");
+  await form.getByLabel("From (a handset)").fill("12");
+  await form.getByRole("button", { name: "Simulate a reply" }).click();
+  await expect(page.getByTestId("simulate-from-error")).toBeVisible();
+  await form.getByLabel("From (a handset)").fill("0712 000 900");
+  await form.getByLabel("Message").fill("Ndatenda, see you at 3");
+  await form.getByRole("button", { name: "Simulate a reply" }).click();
+  await expect(async () => {
+    await page.goto(`/dashboard/inbox?with=${encodeURIComponent("+263712000900")}`);
+    await expect(page.getByTestId("conversation-in")).toContainText("Ndatenda, see you at 3", { timeout: 1000 });
+  }).toPass();
+});
+
 test("support sees inbound metadata without the text", async ({ page }) => {
   const { support } = fixtures();
   await signIn(page, support);

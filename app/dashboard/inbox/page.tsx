@@ -13,6 +13,7 @@ import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { MessageStatus } from "@/components/status-badge";
 import { Time } from "@/components/time";
+import { SimulateReplyForm } from "./simulate-reply-form";
 
 export const metadata: Metadata = { title: "Inbox" };
 
@@ -62,6 +63,17 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
               )}
             </CardBody>
           </Card>
+          {numbers.length > 0 && (
+            <Card>
+              <CardHeader
+                title="Sandbox"
+                description="The SMSC simulator sends a message to one of your numbers over its simulated carrier bind, as POST /api/v1/inbound/simulate does with a test key."
+              />
+              <CardBody>
+                <SimulateReplyForm numbers={numbers.map((row) => row.number)} />
+              </CardBody>
+            </Card>
+          )}
           <Card>
             <CardHeader title="Conversations" />
             {conversations.length === 0 ? (
