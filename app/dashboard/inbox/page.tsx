@@ -63,17 +63,6 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
               )}
             </CardBody>
           </Card>
-          {numbers.length > 0 && (
-            <Card>
-              <CardHeader
-                title="Sandbox"
-                description="The SMSC simulator sends a message to one of your numbers over its simulated carrier bind, as POST /api/v1/inbound/simulate does with a test key."
-              />
-              <CardBody>
-                <SimulateReplyForm numbers={numbers.map((row) => row.number)} />
-              </CardBody>
-            </Card>
-          )}
           <Card>
             <CardHeader title="Conversations" />
             {conversations.length === 0 ? (
@@ -100,6 +89,17 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
               </ul>
             )}
           </Card>
+          {numbers.length > 0 && (
+            <Card>
+              <CardHeader
+                title="Sandbox"
+                description="The SMSC simulator sends a message to one of your numbers over its simulated carrier bind, as POST /api/v1/inbound/simulate does with a test key."
+              />
+              <CardBody>
+                <SimulateReplyForm numbers={numbers.map((row) => row.number)} />
+              </CardBody>
+            </Card>
+          )}
         </div>
         <Card className="lg:col-span-2">
           {!number ? (
