@@ -16,6 +16,7 @@ const DOMAINS = [
   "lib/auth",
   "lib/carriers",
   "lib/delivery",
+  "lib/inbound",
   "lib/keys",
   "lib/ledger",
   "lib/messages",

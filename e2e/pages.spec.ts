@@ -5,6 +5,7 @@ import { fixtures, signIn, snap } from "./fixtures";
 const ownerPages = [
   { path: "/dashboard", heading: "Overview", name: "overview" },
   { path: "/dashboard/messages", heading: "Messages", name: "messages" },
+  { path: "/dashboard/inbox", heading: "Inbox", name: "inbox" },
   { path: "/dashboard/billing", heading: "Balance", name: "balance" },
   { path: "/dashboard/senders", heading: "Sender IDs", name: "senders" },
   { path: "/dashboard/opt-outs", heading: "Opt-outs", name: "opt-outs-page" },

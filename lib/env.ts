@@ -34,6 +34,8 @@ const envSchema = z.object({
   DELIVERY_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
   /** A carrier-accepted message with no receipt after this long is settled as sent (docs/delivery.md, Receipts). */
   RECEIPT_TIMEOUT_HOURS: z.coerce.number().int().min(1).max(8760).default(72),
+  /** How long the parts of a concatenated inbound message wait for the rest before it is stored incomplete. */
+  INBOUND_REASSEMBLY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   SMSC_SIMULATOR: z.enum(["auto", "on", "off"]).default("auto"),
   SMSC_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(2775),
   SMSC_SIMULATOR_TPS: z.coerce.number().int().min(1).default(1000),

@@ -13,6 +13,7 @@ const accountNav: (NavItem & { permission: Permission })[] = [
   { href: "/dashboard/compose", label: "Compose", icon: "send", permission: "messages.send" },
   { href: "/dashboard/messages", label: "Messages", icon: "inbox", permission: "messages.view" },
   { href: "/dashboard/opt-outs", label: "Opt-outs", icon: "users", permission: "optouts.manage" },
+  { href: "/dashboard/inbox", label: "Inbox", icon: "inbox", permission: "inbound.view" },
   { href: "/dashboard/billing", label: "Balance", icon: "wallet", permission: "account.view" },
 ];
 const developerNav: (NavItem & { permission: Permission })[] = [
@@ -27,6 +28,7 @@ const settingsNav: (NavItem & { permission: Permission })[] = [
 ];
 const platformNav: (NavItem & { permission: Permission })[] = [
   { href: "/dashboard/support", label: "Message lookup", icon: "search", permission: "platform.lookup" },
+  { href: "/dashboard/inbox", label: "Inbound", icon: "inbox", permission: "platform.inbound" },
   { href: "/dashboard/admin", label: "Accounts", icon: "building", permission: "platform.accounts" },
   { href: "/dashboard/carriers", label: "Carriers", icon: "signal", permission: "carriers.view" },
 ];

@@ -8,6 +8,7 @@ import { keyRoutes } from "./keys/key-routes";
 import { accountRoutes } from "./accounts/account-routes";
 import { optOutRoutes } from "./opt-outs/opt-out-routes";
 import { webhookRoutes } from "./webhooks/webhook-routes";
+import { inboundRoutes } from "./inbound/inbound-routes";
 import { OPENAPI_PATH } from "./openapi/openapi-document";
 import { serveOpenApiDocument } from "./openapi/serve-openapi-document";
 
@@ -23,6 +24,7 @@ export const apiRoutes: ApiRoute[] = [
   ...accountRoutes,
   ...optOutRoutes,
   ...webhookRoutes,
+  ...inboundRoutes,
   { method: "GET", path: OPENAPI_PATH, errorShape: "kit", handler: serveOpenApiDocument },
 ];
 

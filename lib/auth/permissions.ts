@@ -11,6 +11,8 @@ export const permissions = {
   "messages.view": ["owner", "developer"],
   /** The account's opt-out list: add, remove, import, export. */
   "optouts.manage": ["owner", "developer"],
+  /** The inbox: the account's inbound messages and numbers, conversations per phone number. */
+  "inbound.view": ["owner", "developer"],
   "webhooks.redeliver": ["owner", "developer"],
   "webhooks.secret": ["owner"],
   /** Account webhook endpoints and the low-balance threshold: owners change them, developers read them. */
@@ -22,6 +24,10 @@ export const permissions = {
   /** Platform staff: find any account's message, read-only. */
   "platform.lookup": ["support", "admin"],
   "platform.accounts": ["admin"],
+  /** Inbound metadata of every account (no bodies); admins also read unrouted messages. */
+  "platform.inbound": ["support", "admin"],
+  "inbound.unrouted": ["admin"],
+  "numbers.manage": ["admin"],
   /** The Carriers page: support reads it, admins also pause and resume carriers. */
   "carriers.view": ["support", "admin"],
   "carriers.manage": ["admin"],

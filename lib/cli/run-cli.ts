@@ -19,6 +19,7 @@ import { roleSchema } from "@/lib/users/roles";
 import { setRate } from "@/lib/rates/rates";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { pauseCarrier, resumeCarrier } from "@/lib/carriers/carrier-pauses";
+import { assignInboundNumber, releaseInboundNumber } from "@/lib/inbound/inbound-numbers";
 
 const ACTOR = "cli";
 
@@ -227,6 +228,38 @@ export const commands: Record<string, Command> = {
         data: { limit },
       });
       return { account: flags.account, rate_limit_per_second: limit ?? "default" };
+    },
+  ),
+
+  "numbers:assign": command(
+    "Assign an inbound number or short code to an account, on one carrier (--operator) or on all",
+    { account: { type: "string" }, number: { type: "string" }, operator: { type: "string" } },
+    z.object({ account: required("account"), number: required("number"), operator: operatorFlag.optional() }),
+    async (flags) => {
+      await requireAccount(flags.account);
+      const row = await assignInboundNumber({
+        accountId: flags.account,
+        number: flags.number,
+        operator: flags.operator ?? null,
+        actor: ACTOR,
+      });
+      return {
+        id: row.id,
+        number: row.number,
+        account: row.accountId,
+        operator: row.operator ?? "all",
+        assigned_at: row.assignedAt.toISOString(),
+      };
+    },
+  ),
+
+  "numbers:release": command(
+    "Release an inbound number (every carrier's assignment, or only --operator's)",
+    { number: { type: "string" }, operator: { type: "string" } },
+    z.object({ number: required("number"), operator: operatorFlag.optional() }),
+    async (flags) => {
+      const rows = await releaseInboundNumber({ number: flags.number, operator: flags.operator, actor: ACTOR });
+      return { released: rows.map((row) => ({ number: row.number, account: row.accountId, operator: row.operator ?? "all" })) };
     },
   ),
 

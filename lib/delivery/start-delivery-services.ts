@@ -10,10 +10,11 @@ import { operators } from "@/lib/carriers/operators";
 import type { BackgroundOptions, BackgroundService } from "./background-services";
 import { carrierConfigs, describeCarrier, simulatorCarrierConfig, type CarrierConfig } from "@/lib/smpp/carrier-config";
 import { CarrierConnection, type CarrierConnectionOptions } from "@/lib/smpp/carrier-connection";
-import { startSmscSimulator } from "@/lib/smsc/smsc-simulator";
+import { startSmscSimulator, type SmscSimulator } from "@/lib/smsc/smsc-simulator";
 import { WebhookSender, type WebhookSenderOptions } from "@/lib/webhooks/webhook-sender";
 import { Dispatcher, type DispatcherOptions } from "./dispatcher";
 import { ReceiptHandler } from "./receipt-handler";
+import { InboundHandler, type InboundHandlerOptions } from "./inbound-handler";
 import { ReceiptTimeoutSweep, type ReceiptTimeoutSweepOptions } from "./receipt-timeout";
 
 /** Tuning for tests; a deployment configures through the environment only. */
@@ -22,6 +23,7 @@ export type DeliveryTuning = {
   connections?: Partial<Omit<CarrierConnectionOptions, "onReceipt" | "logger">>;
   webhooks?: Partial<Omit<WebhookSenderOptions, "logger">>;
   receipts?: { retryMs?: number; giveUpMs?: number };
+  inbound?: Partial<Omit<InboundHandlerOptions, "logger">>;
   receiptTimeout?: Partial<Omit<ReceiptTimeoutSweepOptions, "logger">>;
 };
 
@@ -37,20 +39,36 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
       logger,
     });
     services.push({ name: "smsc-simulator", stop: simulator.stop });
-    return simulator.port;
+    return simulator;
   };
 
-  const sharedSimulatorPort = options.simulator ? await startSimulator(env.SMSC_SIMULATOR_PORT) : null;
+  const sharedSimulator = options.simulator ? await startSimulator(env.SMSC_SIMULATOR_PORT) : null;
+  const sharedSimulatorPort = sharedSimulator?.port ?? null;
   if (!options.dispatcher) return services;
-  const testSimulatorPort = sharedSimulatorPort ?? (await startSimulator(0, "127.0.0.1"));
+  const testSimulator: SmscSimulator = sharedSimulator ?? (await startSimulator(0, "127.0.0.1"));
+  const testSimulatorPort = testSimulator.port;
 
   const receipts = new ReceiptHandler({ logger, ...tuning.receipts });
+  const inbound = new InboundHandler({
+    logger,
+    reassemblyTimeoutMs: env.INBOUND_REASSEMBLY_SECONDS * 1000,
+    simulator: testSimulator,
+    ...tuning.inbound,
+  });
   const connections = new Map<string, CarrierConnection>();
   const connectionFor = (config: CarrierConfig) => {
     const key = `${config.host}:${config.port}:${config.systemId}`;
     let connection = connections.get(key);
     if (!connection)
-      connections.set(key, (connection = new CarrierConnection(config, { onReceipt: receipts.handle, logger, ...tuning.connections })));
+      connections.set(
+        key,
+        (connection = new CarrierConnection(config, {
+          onReceipt: receipts.handle,
+          onMobileOriginated: inbound.handle,
+          logger,
+          ...tuning.connections,
+        })),
+      );
     return connection;
   };
   const live = carrierConfigs(env, sharedSimulatorPort ?? env.SMSC_SIMULATOR_PORT);
@@ -59,11 +77,13 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
     { operator, test: true, connection: connectionFor(simulatorCarrierConfig(operator, testSimulatorPort, env.SMSC_SIMULATOR_TPS)) },
   ]);
   for (const connection of connections.values()) connection.start();
+  inbound.start();
   logger.info({ carriers: operators.map((operator) => `${operator}: ${describeCarrier(live[operator])}`) }, "carrier connections starting");
   services.push({
     name: "carrier-connections",
     stop: async () => {
       receipts.stop();
+      await inbound.stop();
       await Promise.all([...connections.values()].map((connection) => connection.stop()));
     },
   });

@@ -8,6 +8,7 @@ import { describeCarrier, type CarrierConfig } from "./carrier-config";
 import type { SubmitSmFields } from "./build-submit-parts";
 import { isTemporaryStatus, statusName, STATUS } from "./command-status";
 import { receiptFromDeliverSm, type DeliveryReceipt } from "./parse-receipt";
+import { isMobileOriginated, mobileOriginatedFromDeliverSm, type MobileOriginated } from "./mobile-originated";
 import { COMMAND, encodeBind, encodeHeaderOnly, encodeIdResponse, encodeShortMessage, responseCommandId, type Pdu } from "./pdu";
 import { SmppRequestError, SmppSession } from "./smpp-session";
 import { ThroughputLimiter } from "./throughput-limiter";
@@ -41,6 +42,11 @@ export type LinkState = {
 export type CarrierConnectionOptions = {
   /** Stores a receipt; a throw answers the SMSC with a temporary error so that it sends it again. */
   onReceipt: (receipt: DeliveryReceipt, connection: CarrierConnection) => Promise<void>;
+  /**
+   * Stores a mobile-originated message (or one part of it); a throw answers the SMSC with a
+   * temporary error so that it sends it again. Without it such a deliver_sm is acknowledged and dropped.
+   */
+  onMobileOriginated?: (message: MobileOriginated, connection: CarrierConnection) => Promise<void>;
   logger: Logger;
   enquireLinkMs?: number;
   responseTimeoutMs?: number;
@@ -84,7 +90,7 @@ export class CarrierConnection {
   private windowUsed = 0;
   private throttledAnswers = 0;
   private readonly windowWaiters: (() => void)[] = [];
-  private readonly settings: Required<Omit<CarrierConnectionOptions, "onReceipt" | "logger">>;
+  private readonly settings: Required<Omit<CarrierConnectionOptions, "onReceipt" | "onMobileOriginated" | "logger">>;
   private readonly log: Logger;
 
   constructor(
@@ -336,10 +342,11 @@ export class CarrierConnection {
     this.reconnectTimer = setTimeout(() => this.connect(), delay);
   }
 
-  /** Receipts are acknowledged after they are stored, so a crash before that gets them resent. */
+  /** Receipts and mobile-originated messages are acknowledged after they are stored, so a crash before that gets them resent. */
   private async onDeliverSm(session: SmppSession, pdu: Pdu): Promise<void> {
     const receipt = pdu.message ? receiptFromDeliverSm(pdu.message) : null;
     if (!receipt) {
+      if (pdu.message && isMobileOriginated(pdu.message) && this.options.onMobileOriginated) return this.onMobileOriginated(session, pdu);
       this.log.info({ esmClass: pdu.message?.esm_class }, "deliver_sm that is not a receipt acknowledged and ignored");
       session.send(encodeIdResponse(COMMAND.deliver_sm_resp, pdu.sequence, STATUS.ESME_ROK, ""));
       return;
@@ -349,6 +356,16 @@ export class CarrierConnection {
       session.send(encodeIdResponse(COMMAND.deliver_sm_resp, pdu.sequence, STATUS.ESME_ROK, ""));
     } catch (error) {
       this.log.error({ err: error, carrierMessageId: receipt.messageId }, "receipt not stored; asking the SMSC to resend");
+      session.send(encodeIdResponse(COMMAND.deliver_sm_resp, pdu.sequence, STATUS.ESME_RX_T_APPN, ""));
+    }
+  }
+
+  private async onMobileOriginated(session: SmppSession, pdu: Pdu): Promise<void> {
+    try {
+      await this.options.onMobileOriginated!(mobileOriginatedFromDeliverSm(pdu.message!), this);
+      session.send(encodeIdResponse(COMMAND.deliver_sm_resp, pdu.sequence, STATUS.ESME_ROK, ""));
+    } catch (error) {
+      this.log.error({ err: error }, "inbound message not stored; asking the SMSC to resend");
       session.send(encodeIdResponse(COMMAND.deliver_sm_resp, pdu.sequence, STATUS.ESME_RX_T_APPN, ""));
     }
   }

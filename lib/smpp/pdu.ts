@@ -32,7 +32,14 @@ export const HEADER_LENGTH = 16;
 export const MAX_PDU_LENGTH = 64 * 1024;
 
 /** Optional parameters (TLVs) this gateway reads or writes; any other is skipped on decode. */
-const TAG = { receipted_message_id: 0x001e, message_payload: 0x0424, message_state: 0x0427 } as const;
+const TAG = {
+  receipted_message_id: 0x001e,
+  sar_msg_ref_num: 0x020c,
+  sar_total_segments: 0x020e,
+  sar_segment_seqnum: 0x020f,
+  message_payload: 0x0424,
+  message_state: 0x0427,
+} as const;
 
 export type BindFields = { system_id: string; password: string; system_type: string; interface_version: number };
 
@@ -58,6 +65,10 @@ export type ShortMessageFields = {
   receipted_message_id?: string;
   message_state?: number;
   message_payload?: Buffer;
+  /** SAR TLVs: a concatenated part's reference, its message's part count and its number (from 1). */
+  sar_msg_ref_num?: number;
+  sar_total_segments?: number;
+  sar_segment_seqnum?: number;
 };
 
 /** A decoded PDU: its header, and the body of the commands that have one this gateway reads. */
@@ -173,6 +184,7 @@ export function encodeShortMessage(commandId: number, sequence: number, fields: 
   if (fields.receipted_message_id !== undefined) length += 4 + cStringLength(fields.receipted_message_id);
   if (fields.message_state !== undefined) length += 4 + 1;
   if (fields.message_payload !== undefined) length += 4 + fields.message_payload.length;
+  if (fields.sar_msg_ref_num !== undefined) length += 6 + 5 + 5;
 
   const writer = withHeader(length, commandId, 0, sequence);
   writer.cString(serviceType);
@@ -204,6 +216,15 @@ export function encodeShortMessage(commandId: number, sequence: number, fields: 
   if (fields.message_payload !== undefined) {
     writer.tlv(TAG.message_payload, fields.message_payload.length);
     writer.bytes(fields.message_payload);
+  }
+  if (fields.sar_msg_ref_num !== undefined) {
+    writer.tlv(TAG.sar_msg_ref_num, 2);
+    writer.int8(fields.sar_msg_ref_num >> 8);
+    writer.int8(fields.sar_msg_ref_num);
+    writer.tlv(TAG.sar_total_segments, 1);
+    writer.int8(fields.sar_total_segments ?? 1);
+    writer.tlv(TAG.sar_segment_seqnum, 1);
+    writer.int8(fields.sar_segment_seqnum ?? 1);
   }
   return writer.buffer;
 }
@@ -316,6 +337,9 @@ function readShortMessage(reader: Reader): ShortMessageFields {
       fields.receipted_message_id = value.toString("latin1", 0, value.includes(0) ? value.indexOf(0) : value.length);
     else if (tag === TAG.message_state) fields.message_state = value[0];
     else if (tag === TAG.message_payload) fields.message_payload = value;
+    else if (tag === TAG.sar_msg_ref_num && value.length === 2) fields.sar_msg_ref_num = value.readUInt16BE(0);
+    else if (tag === TAG.sar_total_segments && value.length === 1) fields.sar_total_segments = value[0];
+    else if (tag === TAG.sar_segment_seqnum && value.length === 1) fields.sar_segment_seqnum = value[0];
   }
   return fields;
 }

@@ -21,7 +21,8 @@ import {
 } from "@/lib/smpp/pdu";
 import { SmppSession } from "@/lib/smpp/smpp-session";
 import { ThroughputLimiter } from "@/lib/smpp/throughput-limiter";
-import { decodeGsm7, decodeUcs2 } from "@/lib/messages/segments";
+import { decodeGsm7, decodeUcs2, encodeGsm7, encodeUcs2, segmentMessage } from "@/lib/messages/segments";
+import { parseMsisdn } from "@/lib/messages/msisdn";
 import { simulatedOutcome } from "./simulated-outcomes";
 
 export type SimulatedSubmit = {
@@ -60,11 +61,22 @@ export type SmscSimulator = {
   refuseBinds: (systemId: string, refused: boolean) => void;
   /** Closes every session bound as system_id, as a carrier dropping its links does; returns how many. */
   dropBinds: (systemId: string) => number;
+  /**
+   * Originates a mobile message to a bind of systemId: segmented as a handset would (UDH, 8-bit
+   * reference), each part a deliver_sm kept and sent again until a receiving bind acknowledges it.
+   */
+  originate: (input: { systemId: string; from: string; to: string; message: string }) => { parts: number };
+  /** Sends one deliver_sm as given over a receiving bind of systemId; resolves with the deliver_sm_resp status. */
+  deliver: (systemId: string, fields: ShortMessageFields) => Promise<number>;
 };
+
+/** The system_id an ESME binds as to originate mobile messages through a running simulator (`npm run smsc -- mo`). */
+export const ORIGINATOR_SYSTEM_ID = "originator";
 
 type BindMode = "transmitter" | "receiver" | "transceiver";
 type Binding = { systemId: string; mode: BindMode; sessionNumber: number };
-type PendingReceipt = { systemId: string; fields: ShortMessageFields; preferred: SmppSession };
+/** A deliver_sm waiting for a receiving bind to acknowledge it: a receipt, or a mobile-originated part. */
+type PendingReceipt = { systemId: string; fields: ShortMessageFields; preferred: SmppSession | null };
 
 const RECEIPT_RETRY_MS = 1000;
 const ERR_OF_STAT: Partial<Record<ReceiptStat, string>> = { DELIVRD: "000", UNDELIV: "001", REJECTD: "002", EXPIRED: "003" };
@@ -82,7 +94,10 @@ function splitShortMessage(fields: ShortMessageFields): { udh: Buffer | null; te
 }
 
 export async function startSmscSimulator(options: SmscSimulatorOptions): Promise<SmscSimulator> {
-  const credentials = options.credentials ?? Object.fromEntries(operators.map((operator) => [operator, SIMULATOR_PASSWORD]));
+  const credentials = options.credentials ?? {
+    ...Object.fromEntries(operators.map((operator) => [operator, SIMULATOR_PASSWORD])),
+    [ORIGINATOR_SYSTEM_ID]: SIMULATOR_PASSWORD,
+  };
   const log = options.logger.child({ component: "smsc-simulator" });
   const bindings = new Map<SmppSession, Binding>();
   const limiters = new Map<string, ThroughputLimiter>();
@@ -130,9 +145,10 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
   const canReceive = (binding: Binding | undefined, systemId: string) => binding?.systemId === systemId && binding.mode !== "transmitter";
 
   function sendReceipt(receipt: PendingReceipt): void {
-    const target = canReceive(bindings.get(receipt.preferred), receipt.systemId)
-      ? receipt.preferred
-      : [...bindings].find(([, binding]) => canReceive(binding, receipt.systemId))?.[0];
+    const target =
+      receipt.preferred && canReceive(bindings.get(receipt.preferred), receipt.systemId)
+        ? receipt.preferred
+        : [...bindings].find(([, binding]) => canReceive(binding, receipt.systemId))?.[0];
     if (!target || !target.writable) {
       undelivered.push(receipt);
       return;
@@ -179,6 +195,7 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
     const binding = bindings.get(session);
     if (!binding || binding.mode === "receiver") return answer(session, pdu, STATUS.ESME_RINVBNDSTS);
     const submit = pdu.message!;
+    if (binding.systemId === ORIGINATOR_SYSTEM_ID) return onOriginatorSubmit(session, pdu);
     const destination = submit.destination_addr;
     const outcome = simulatedOutcome(destination);
     let limiter = limiters.get(binding.systemId);
@@ -238,6 +255,54 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
       };
       sendReceipt({ systemId: binding.systemId, fields, preferred: session });
     });
+  }
+
+  let nextReference = crypto.randomInt(0, 256);
+  function originate(input: { systemId: string; from: string; to: string; message: string }): { parts: number } {
+    const { encoding, parts } = segmentMessage(input.message);
+    const reference = nextReference++ & 0xff;
+    parts.forEach((text, index) => {
+      const data = encoding === "ucs2" ? encodeUcs2(text) : encodeGsm7(text);
+      const udh = parts.length > 1 ? Buffer.from([5, 0x00, 3, reference, parts.length, index + 1]) : Buffer.alloc(0);
+      const fields: ShortMessageFields = {
+        source_addr_ton: 1,
+        source_addr_npi: 1,
+        source_addr: input.from.replace(/^\+/, ""),
+        dest_addr_ton: /^\d{3,8}$/.test(input.to) ? 3 : 1,
+        dest_addr_npi: 1,
+        destination_addr: input.to.replace(/^\+/, ""),
+        esm_class: parts.length > 1 ? ESM_CLASS_UDHI : 0,
+        data_coding: encoding === "ucs2" ? DATA_CODING_UCS2 : 0,
+        short_message: Buffer.concat([udh, data]),
+      };
+      sendReceipt({ systemId: input.systemId, fields, preferred: null });
+    });
+    log.debug({ systemId: input.systemId, parts: parts.length }, "mobile-originated message sent");
+    return { parts: parts.length };
+  }
+
+  /**
+   * A submit_sm from the originator bind becomes a mobile-originated message: source_addr the
+   * handset, destination_addr the number it writes to, service_type the carrier (or, when blank, the
+   * carrier of the handset's prefix).
+   */
+  function onOriginatorSubmit(session: SmppSession, pdu: Pdu): void {
+    const submit = pdu.message!;
+    const from = parseMsisdn(submit.source_addr);
+    const systemId = submit.service_type || (from.ok ? from.recipient.operator : "");
+    if (!credentials[systemId] || systemId === ORIGINATOR_SYSTEM_ID) return answer(session, pdu, STATUS.ESME_RINVSRCADR);
+    const payload = submit.message_payload && submit.message_payload.length > 0 ? submit.message_payload : submit.short_message;
+    const message = submit.data_coding === DATA_CODING_UCS2 ? decodeUcs2(payload) : decodeGsm7(payload);
+    originate({ systemId, from: from.ok ? from.recipient.to : submit.source_addr, to: submit.destination_addr, message });
+    answer(session, pdu, STATUS.ESME_ROK, (nextId++).toString(16));
+  }
+
+  function deliver(systemId: string, fields: ShortMessageFields): Promise<number> {
+    const target = [...bindings].find(([, binding]) => canReceive(binding, systemId))?.[0];
+    if (!target) return Promise.reject(new Error(`no receiving bind of ${systemId}`));
+    return target
+      .request((sequence) => encodeShortMessage(COMMAND.deliver_sm, sequence, fields), RECEIPT_ANSWER_TIMEOUT_MS)
+      .then((response) => response.status);
   }
 
   const sessionsOpen = new Set<SmppSession>();
@@ -301,5 +366,7 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
       for (const session of bound) session.destroy();
       return bound.length;
     },
+    originate,
+    deliver,
   };
 }

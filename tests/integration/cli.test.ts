@@ -149,6 +149,36 @@ describe("cli", () => {
     expect(rates.map((rate) => [rate.operator, rate.pricePerSegment])).toEqual([["netone", 200n]]);
   });
 
+  it("numbers:assign and numbers:release give and take inbound numbers per carrier, audited, refusing bad input", async () => {
+    const { id: acme } = await createAccount("Acme");
+    const { id: beta } = await createAccount("Beta");
+    expect(await ok(["numbers:assign", "--account", acme, "--number", "0780 000 301"])).toMatchObject({
+      number: "+263780000301",
+      account: acme,
+      operator: "all",
+    });
+    expect(await ok(["numbers:assign", "--account", beta, "--number", "+263780000301", "--operator", "netone"])).toMatchObject({
+      operator: "netone",
+    });
+    await refused(["numbers:assign", "--account", beta, "--number", "263780000301"], /already assigned to another account/);
+    await refused(["numbers:assign", "--account", acme, "--number", "hello"], /neither an E\.164 number nor a short code/);
+    await refused(["numbers:assign", "--account", acme, "--number", "34567", "--operator", "vodafone"], /econet, netone, telecel/);
+    await refused(["numbers:assign", "--number", "34567"], /--account is required/);
+
+    const released = await ok(["numbers:release", "--number", "+263780000301", "--operator", "netone"]);
+    expect(released.released).toEqual([{ number: "+263780000301", account: beta, operator: "netone" }]);
+    expect(await db().inboundNumber.count({ where: { number: "+263780000301" } })).toBe(1);
+    await ok(["numbers:release", "--number", "+263780000301"]);
+    await refused(["numbers:release", "--number", "+263780000301"], /is not assigned/);
+    const actions = await db().auditEvent.findMany({ where: { targetType: "inbound_number" }, orderBy: { id: "asc" } });
+    expect(actions.map((event) => [event.action, event.actor])).toEqual([
+      ["number.assigned", "cli"],
+      ["number.assigned", "cli"],
+      ["number.released", "cli"],
+      ["number.released", "cli"],
+    ]);
+  });
+
   it("refuses unknown commands and flags with usage", async () => {
     const unknown = await runCli(["accounts:explode"]);
     expect(unknown.code).toBe(2);

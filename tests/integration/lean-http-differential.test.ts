@@ -96,6 +96,20 @@ const vectors: Vector[] = [
     pieces: (token) => [post("/api/v1/sms/bulk/00000000-0000-4000-8000-000000000000/cancel", keyed(token), "Content-Length: 0") + ping],
   },
   { name: "a GET of a cancel", pieces: (token) => [request("GET /api/v1/sms/00000000-0000-4000-8000-000000000000/cancel", keyed(token))] },
+  {
+    name: "an inbound list with filters",
+    pieces: (token) => [request("GET /api/v1/inbound?from=0771234567&limit=2", keyed(token)) + ping],
+  },
+  {
+    name: "a bad inbound filter and id",
+    pieces: (token) => [request("GET /api/v1/inbound?limit=0", keyed(token)) + request("GET /api/v1/inbound/x", keyed(token)) + ping],
+  },
+  {
+    name: "an inbound simulation with a live key",
+    pieces: (token) => [
+      post("/api/v1/inbound/simulate", keyed(token), "Content-Type: application/json", "Content-Length: 2") + "{}" + ping,
+    ],
+  },
 
   // Refused on the head, before the body: the limit, then the key.
   {

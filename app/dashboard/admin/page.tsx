@@ -3,13 +3,20 @@ import { requirePagePermission } from "@/lib/auth/require-permission";
 import { listAccounts, listPendingSenders } from "@/lib/dashboard/list-accounts";
 import { listRecentCredits } from "@/lib/ledger/list-credits";
 import { PageHeader } from "@/components/ui/page-header";
+import { listAllInboundNumbers } from "@/lib/inbound/inbound-numbers";
 import { AdminView } from "./admin-view";
+import { InboundNumbersCard } from "./inbound-numbers-card";
 
 export const metadata: Metadata = { title: "Accounts" };
 
 export default async function AdminPage() {
   await requirePagePermission("platform.accounts");
-  const [accounts, pending, credits] = await Promise.all([listAccounts(), listPendingSenders(), listRecentCredits()]);
+  const [accounts, pending, credits, numbers] = await Promise.all([
+    listAccounts(),
+    listPendingSenders(),
+    listRecentCredits(),
+    listAllInboundNumbers(),
+  ]);
   return (
     <>
       <PageHeader
@@ -27,6 +34,16 @@ export default async function AdminPage() {
         }))}
         pending={pending.map((sender) => ({ ...sender, createdAt: sender.createdAt.toISOString() }))}
         credits={credits.map((credit) => ({ ...credit, amount: credit.amount.toString(), createdAt: credit.createdAt.toISOString() }))}
+      />
+      <InboundNumbersCard
+        accounts={accounts.map((account) => ({ id: account.id, name: account.name }))}
+        numbers={numbers.map((row) => ({
+          id: row.id,
+          number: row.number,
+          accountName: row.accountName,
+          operator: row.operator,
+          assignedAt: row.assignedAt.toISOString(),
+        }))}
       />
     </>
   );

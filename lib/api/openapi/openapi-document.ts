@@ -29,6 +29,14 @@ import {
   webhookEndpointSchema,
   webhookEndpointWithSecretSchema,
 } from "@/lib/api/webhooks/webhook-schemas";
+import { inboundRoutes } from "@/lib/api/inbound/inbound-routes";
+import {
+  inboundListEnvelopeSchema,
+  inboundMessageSchema,
+  inboundSearchQuerySchema,
+  simulatedInboundSchema,
+  simulateInboundRequestSchema,
+} from "@/lib/api/inbound/inbound-schemas";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 const COMPONENT_REF = "#/components/schemas/";
@@ -65,6 +73,11 @@ const responseComponents: Record<string, z.ZodType> = {
   WebhookEndpointWithSecret: webhookEndpointWithSecretSchema,
   WebhookEndpointWithSecretEnvelope: envelopeSchema(webhookEndpointWithSecretSchema),
   WebhookEndpointListEnvelope: envelopeSchema(z.array(webhookEndpointSchema)),
+  InboundMessage: inboundMessageSchema,
+  InboundMessageEnvelope: envelopeSchema(inboundMessageSchema),
+  InboundListEnvelope: inboundListEnvelopeSchema,
+  SimulatedInbound: simulatedInboundSchema,
+  SimulatedInboundEnvelope: envelopeSchema(simulatedInboundSchema),
 };
 
 /** Request bodies, described as clients may send them (unknown fields are ignored, not refused). */
@@ -75,6 +88,7 @@ const requestComponents: Record<string, z.ZodType> = {
   CreateSenderIdRequest: createSenderIdRequestSchema,
   AddOptOutRequest: addOptOutRequestSchema,
   CreateWebhookEndpointRequest: createWebhookEndpointRequestSchema,
+  SimulateInboundRequest: simulateInboundRequestSchema,
 };
 
 type ComponentName = keyof typeof responseComponents | keyof typeof requestComponents;
@@ -83,7 +97,7 @@ type Operation = {
   operationId: string;
   summary: string;
   description?: string;
-  tag: "SMS" | "API keys" | "Account" | "Opt-outs" | "Webhooks";
+  tag: "SMS" | "API keys" | "Account" | "Opt-outs" | "Webhooks" | "Inbound";
   request?: ComponentName;
   /** Query string parameters, one per field of the schema (all optional). */
   query?: { schema: z.ZodObject; omit?: string[] };
@@ -319,6 +333,40 @@ const optOutOperations: Record<string, Operation> = {
     success: { status: 200, description: "Removed", body: "StatusEnvelope" },
     errors: { 400: "The number is not a Zimbabwe mobile number", 404: "The number is not on the account's opt-out list" },
   },
+  "GET /api/v1/inbound": {
+    operationId: "listInbound",
+    summary: "List inbound messages",
+    description:
+      "Messages sent to the account's numbers and short codes, newest first, filtered (test and live keys alike). " +
+      "Follow `next_cursor` with the same filters for the next page. A bad filter is a 400 naming it in `validation_errors`.",
+    tag: "Inbound",
+    query: { schema: inboundSearchQuerySchema },
+    success: { status: 200, description: "One page of inbound messages", body: "InboundListEnvelope" },
+    errors: { 400: "A filter is invalid; `validation_errors` names each" },
+  },
+  "GET /api/v1/inbound/:id": {
+    operationId: "getInbound",
+    summary: "Get an inbound message",
+    tag: "Inbound",
+    success: { status: 200, description: "The inbound message", body: "InboundMessageEnvelope" },
+    errors: { 400: "The id is not a UUID", 404: "No inbound message with this id on the caller's account" },
+  },
+  "POST /api/v1/inbound/simulate": {
+    operationId: "simulateInbound",
+    summary: "Simulate an inbound message (test keys)",
+    description:
+      "The sandbox: the SMSC simulator sends `message` from `from` to `to` as a real deliver_sm over the account's simulated " +
+      "carrier bind (the carrier of `from`'s prefix), and it is stored as a carrier's would be; it shows in GET /api/v1/inbound " +
+      "within moments. `to` must be one of the account's numbers on that carrier or on all.",
+    tag: "Inbound",
+    request: "SimulateInboundRequest",
+    success: { status: 202, description: "Queued for the simulator", body: "SimulatedInboundEnvelope" },
+    errors: {
+      400: "A field missing or invalid (`to` not one of the account's numbers); `validation_errors` names each",
+      403: "A live key: the sandbox takes test keys only",
+      413: "The request body is larger than the endpoint accepts",
+    },
+  },
 };
 
 const PATH_PARAMETERS: Record<string, string> = {
@@ -434,7 +482,7 @@ function componentSchemas(components: Record<string, z.ZodType>, io: "input" | "
 
 export function buildOpenApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of [...smsRoutes, ...keyRoutes, ...accountRoutes, ...optOutRoutes, ...webhookRoutes]) {
+  for (const route of [...smsRoutes, ...keyRoutes, ...accountRoutes, ...optOutRoutes, ...webhookRoutes, ...inboundRoutes]) {
     const operation = operations[`${route.method} ${route.path}`] ?? optOutOperations[`${route.method} ${route.path}`];
     if (!operation) throw new Error(`OpenAPI: no documentation for ${route.method} ${route.path}`);
     const path = route.path.replace(/:(\w+)/g, "{$1}");
@@ -468,6 +516,7 @@ export function buildOpenApiDocument() {
       { name: "Account", description: "Balance and sender ids of the caller's account" },
       { name: "Opt-outs", description: "Numbers the account's sends never go to" },
       { name: "Webhooks", description: "Endpoints that receive the account's events (docs/api.md, event catalogue)" },
+      { name: "Inbound", description: "Messages sent to the account's numbers and short codes, and their sandbox" },
       { name: "Meta", description: "This description" },
     ],
     paths,

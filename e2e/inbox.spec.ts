@@ -1,0 +1,66 @@
+import { expect, test } from "@playwright/test";
+import { fixtures, signIn, snap } from "./fixtures";
+import { cli } from "./global-setup";
+
+const NUMBER = "+263780000900";
+const HANDSET = "+263771230900";
+
+test("an admin assigns an inbound number to an account on the Accounts page", async ({ page }) => {
+  const { admin } = fixtures();
+  await signIn(page, admin);
+  await page.goto("/dashboard/admin");
+  const form = page.getByTestId("assign-number-form");
+  await form.getByLabel("Account").selectOption({ label: "E2E Ltd" });
+  await form.getByLabel("Number or short code").fill("0780 000 900");
+  await form.getByRole("button", { name: "Assign" }).click();
+  await expect(page.getByTestId("number-row").filter({ hasText: NUMBER })).toContainText("E2E Ltd");
+});
+
+test("a simulated inbound message reaches the owner's inbox, in a conversation with what was sent", async ({ page }) => {
+  const { owner } = fixtures();
+  const key = cli(["keys:create", "--account", owner.accountId, "--name", "inbox sandbox", "--test"]);
+  const simulated = await page.request.post("/api/v1/inbound/simulate", {
+    headers: { authorization: `Bearer ${String(key.token)}` },
+    data: { from: HANDSET, to: NUMBER, message: "Is my order ready?" },
+  });
+  expect(simulated.status()).toBe(202);
+
+  await signIn(page, owner);
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Inbox" }).click();
+  await expect(page.getByTestId("inbound-numbers")).toContainText(NUMBER);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("conversation-link").filter({ hasText: HANDSET })).toHaveCount(1, { timeout: 1000 });
+  }).toPass();
+  await page.getByTestId("conversation-link").filter({ hasText: HANDSET }).click();
+  await expect(page.getByTestId("conversation-in")).toContainText("Is my order ready?");
+  await snap(page, "inbox-conversation");
+});
+
+test("an owner simulates a reply from the Inbox's sandbox and reads it in the conversation", async ({ page }) => {
+  const { owner } = fixtures();
+  await signIn(page, owner);
+  await page.goto("/dashboard/inbox");
+  const form = page.getByTestId("simulate-reply-form");
+  await form.getByLabel("From (a handset)").fill("12");
+  await form.getByRole("button", { name: "Simulate a reply" }).click();
+  await expect(page.getByTestId("simulate-from-error")).toBeVisible();
+  await form.getByLabel("From (a handset)").fill("0712 000 900");
+  await form.getByLabel("Message").fill("Ndatenda, see you at 3");
+  await form.getByRole("button", { name: "Simulate a reply" }).click();
+  await expect(async () => {
+    await page.goto(`/dashboard/inbox?with=${encodeURIComponent("+263712000900")}`);
+    await expect(page.getByTestId("conversation-in")).toContainText("Ndatenda, see you at 3", { timeout: 1000 });
+  }).toPass();
+});
+
+test("support sees inbound metadata without the text", async ({ page }) => {
+  const { support } = fixtures();
+  await signIn(page, support);
+  await page.goto("/dashboard/inbox");
+  const row = page.getByTestId("inbound-row").filter({ hasText: HANDSET });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("E2E Ltd");
+  await expect(page.getByText("Is my order ready?")).toHaveCount(0);
+  await expect(page.getByTestId("unrouted-toggle")).toHaveCount(0);
+});

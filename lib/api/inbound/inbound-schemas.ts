@@ -1,0 +1,125 @@
+// Contracts of the inbound endpoints: the list's query string (each bad filter named), the inbound
+// message object, and the sandbox's request. The same schemas feed the OpenAPI document.
+import { z } from "zod";
+import { AppError, type FieldError } from "@/lib/errors";
+import { normalizeInboundNumber } from "@/lib/inbound/inbound-numbers";
+import { decodeInboundCursor, type InboundCursor, type InboundRecord, type InboundSearch } from "@/lib/inbound/list-inbound";
+
+export const DEFAULT_INBOUND_LIMIT = 50;
+export const MAX_INBOUND_LIMIT = 1000;
+
+const time = (description: string) =>
+  z.iso
+    .datetime({ offset: true, error: "must be an RFC 3339 time, e.g. 2026-01-31T00:00:00Z" })
+    .meta({ description, example: "2026-01-31T00:00:00Z" });
+
+export const inboundSearchQuerySchema = z
+  .object({
+    from: z.string().optional().meta({ description: "Only messages from this phone number, in any written form" }),
+    to: z.string().optional().meta({ description: "Only messages to this number or short code of the account" }),
+    received_after: time("Only messages received at or after this time").optional(),
+    received_before: time("Only messages received before this time").optional(),
+    limit: z
+      .string()
+      .regex(/^\d+$/, `must be a whole number from 1 to ${MAX_INBOUND_LIMIT}`)
+      .refine((text) => Number(text) >= 1 && Number(text) <= MAX_INBOUND_LIMIT, `must be a whole number from 1 to ${MAX_INBOUND_LIMIT}`)
+      .optional()
+      .meta({ description: `Messages per page, 1 to ${MAX_INBOUND_LIMIT} (default ${DEFAULT_INBOUND_LIMIT})` }),
+    cursor: z
+      .string()
+      .refine((text) => decodeInboundCursor(text) !== null, "must be a next_cursor of an earlier answer")
+      .optional()
+      .meta({ description: "The `next_cursor` of the previous page" }),
+  })
+  .meta({ id: "InboundSearchQuery" });
+
+export const inboundMessageSchema = z
+  .object({
+    id: z.uuid(),
+    from: z.string().describe("The sender's phone number, E.164 where it reads as one"),
+    to: z.string().describe("The account's number or short code it was sent to"),
+    message: z.string().describe("The text, reassembled when it came in parts; binary data as hex"),
+    operator: z.string().describe("The carrier it came from: econet, netone or telecel"),
+    received_at: z.iso.datetime({ offset: true }),
+    encoding: z.enum(["gsm7", "ucs2", "latin1", "binary"]),
+    segments: z.int().describe("Parts it came in"),
+    complete: z.boolean().describe("False when some of its parts never came within the reassembly timeout: `message` holds those that did"),
+  })
+  .meta({ id: "InboundMessage" });
+
+export const inboundListEnvelopeSchema = z
+  .object({
+    status: z.literal("success"),
+    message: z.string(),
+    data: z.array(inboundMessageSchema).meta({ description: "Newest first" }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: "Pass as `cursor` (with the same filters) for the next page; null on the last page" }),
+  })
+  .meta({ id: "InboundListEnvelope" });
+
+export const simulateInboundRequestSchema = z
+  .object({
+    from: z.string().describe("The handset's number; its prefix picks the carrier (+263 71 netone, 73 telecel, 77/78 econet)"),
+    to: z.string().describe("One of the account's inbound numbers or short codes"),
+    message: z.string().describe("The text, sent in as many parts as a handset would (at most 10)"),
+  })
+  .meta({ id: "SimulateInboundRequest" });
+
+export const simulatedInboundSchema = z
+  .object({
+    from: z.string().describe("The handset's number, E.164"),
+    to: z.string().describe("The account's number it goes to"),
+    message: z.string(),
+    operator: z.string().describe("The simulated carrier bind it arrives over"),
+  })
+  .meta({ id: "SimulatedInbound" });
+
+export function serializeInbound(message: InboundRecord): z.infer<typeof inboundMessageSchema> {
+  return {
+    id: message.id,
+    from: message.from,
+    to: message.to,
+    message: message.body,
+    operator: message.operator,
+    received_at: message.receivedAt.toISOString(),
+    encoding: message.encoding as z.infer<typeof inboundMessageSchema>["encoding"],
+    segments: message.segments,
+    complete: message.complete,
+  };
+}
+
+/** The query string as a search of the account's inbound messages; a bad filter is a VALIDATION_ERROR naming each field. */
+export function parseInboundSearch(url: string, accountId: string): { search: InboundSearch; limit: number; cursor: InboundCursor | null } {
+  const params = new URL(url).searchParams;
+  const fields: FieldError[] = [];
+  const values: Record<string, string> = {};
+  for (const [name, schema] of Object.entries(inboundSearchQuerySchema.shape)) {
+    const value = params.get(name);
+    if (value === null) continue;
+    const parsed = (schema as z.ZodType).safeParse(value);
+    if (parsed.success) values[name] = value;
+    else fields.push({ field: name, description: parsed.error.issues[0].message });
+  }
+  const number = (name: "from" | "to") => {
+    if (values[name] === undefined) return undefined;
+    const normalized = normalizeInboundNumber(values[name]);
+    if (!normalized) fields.push({ field: name, description: "must be a phone number or a short code" });
+    return normalized ?? undefined;
+  };
+  const from = number("from");
+  const to = number("to");
+  if (fields.length > 0) throw AppError.validation(fields);
+  return {
+    search: {
+      accountId,
+      from,
+      to,
+      receivedFrom: values.received_after ? new Date(values.received_after) : undefined,
+      receivedBefore: values.received_before ? new Date(values.received_before) : undefined,
+    },
+    limit: values.limit ? Number(values.limit) : DEFAULT_INBOUND_LIMIT,
+    cursor: values.cursor ? decodeInboundCursor(values.cursor) : null,
+  };
+}

@@ -1,0 +1,105 @@
+// Inbound numbers: the long numbers and short codes on which accounts receive messages, each on one
+// carrier or on all. A message is routed to the account holding its destination number on its
+// carrier, and failing that to the one holding it on every carrier.
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import type { Operator } from "@/lib/carriers/operators";
+import { parseMsisdn } from "@/lib/messages/msisdn";
+
+const ALL_CARRIERS = "*";
+const SHORT_CODE = /^\d{3,8}$/;
+const E164 = /^\+[1-9]\d{7,14}$/;
+
+/**
+ * One written form per number: a Zimbabwe mobile in any form becomes E.164, a short code stays its
+ * digits, any other international number is kept as E.164 (with its "+", or added to a bare 9-15
+ * digit number as carriers write source and destination addresses). Null when it is neither.
+ */
+export function normalizeInboundNumber(raw: string): string | null {
+  const text = raw.trim().replace(/[\s-]/g, "");
+  if (SHORT_CODE.test(text)) return text;
+  const mobile = parseMsisdn(text);
+  if (mobile.ok) return mobile.recipient.to;
+  if (E164.test(text)) return text;
+  if (/^[1-9]\d{8,14}$/.test(text)) return `+${text}`;
+  return null;
+}
+
+export type InboundNumberRow = { id: string; number: string; accountId: string; operator: string | null; assignedAt: Date };
+
+export async function assignInboundNumber(input: {
+  accountId: string;
+  number: string;
+  operator: Operator | null;
+  actor: string;
+}): Promise<InboundNumberRow> {
+  const number = normalizeInboundNumber(input.number);
+  if (!number) throw new AppError("VALIDATION_ERROR", `"${input.number}" is neither an E.164 number nor a short code (3 to 8 digits)`);
+  const scope = input.operator ?? ALL_CARRIERS;
+  const held = await db().inboundNumber.findUnique({ where: { number_scope: { number, scope } } });
+  if (held) {
+    if (held.accountId === input.accountId) return held;
+    throw new AppError("CONFLICT", `${number} is already assigned to another account${input.operator ? ` on ${input.operator}` : ""}`);
+  }
+  const row = await db().inboundNumber.create({ data: { number, accountId: input.accountId, operator: input.operator, scope } });
+  await recordAuditEvent({
+    accountId: input.accountId,
+    actor: input.actor,
+    action: "number.assigned",
+    targetType: "inbound_number",
+    targetId: row.id,
+    data: { number, operator: input.operator },
+  });
+  return row;
+}
+
+/** Releases a number on one carrier, or every assignment of it when operator is undefined. */
+export async function releaseInboundNumber(input: {
+  number: string;
+  operator?: Operator | null;
+  actor: string;
+}): Promise<InboundNumberRow[]> {
+  const number = normalizeInboundNumber(input.number);
+  if (!number) throw new AppError("VALIDATION_ERROR", `"${input.number}" is neither an E.164 number nor a short code (3 to 8 digits)`);
+  const where = input.operator === undefined ? { number } : { number, scope: input.operator ?? ALL_CARRIERS };
+  const rows = await db().inboundNumber.findMany({ where });
+  if (rows.length === 0) throw new AppError("NOT_FOUND", `${number} is not assigned`);
+  await db().inboundNumber.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
+  for (const row of rows) {
+    await recordAuditEvent({
+      accountId: row.accountId,
+      actor: input.actor,
+      action: "number.released",
+      targetType: "inbound_number",
+      targetId: row.id,
+      data: { number, operator: row.operator },
+    });
+  }
+  return rows;
+}
+
+export async function listInboundNumbers(accountId: string): Promise<InboundNumberRow[]> {
+  return db().inboundNumber.findMany({ where: { accountId }, orderBy: [{ number: "asc" }, { scope: "asc" }] });
+}
+
+/** The account holding a destination on a carrier: the carrier's own assignment wins over an all-carrier one. */
+export async function accountForDestination(destination: string, operator: string): Promise<string | null> {
+  const number = normalizeInboundNumber(destination);
+  if (!number) return null;
+  const rows = await db().inboundNumber.findMany({ where: { number, scope: { in: [operator, ALL_CARRIERS] } } });
+  return (rows.find((row) => row.scope === operator) ?? rows.find((row) => row.scope === ALL_CARRIERS))?.accountId ?? null;
+}
+
+export type AssignedNumber = InboundNumberRow & { accountName: string };
+
+/** Every assigned number with its account's name, by number. */
+export async function listAllInboundNumbers(): Promise<AssignedNumber[]> {
+  const rows = await db().inboundNumber.findMany({ orderBy: [{ number: "asc" }, { scope: "asc" }] });
+  const accounts = await db().account.findMany({
+    where: { id: { in: [...new Set(rows.map((row) => row.accountId))] } },
+    select: { id: true, name: true },
+  });
+  const names = new Map(accounts.map((account) => [account.id, account.name]));
+  return rows.map((row) => ({ ...row, accountName: names.get(row.accountId) ?? row.accountId }));
+}

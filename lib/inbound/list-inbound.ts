@@ -1,0 +1,87 @@
+// Reading an account's inbound messages: one page at a time, newest first, behind an opaque cursor.
+import { db } from "@/lib/db/client";
+import type { Prisma } from "@/lib/db/generated/sqlite";
+
+export type InboundSearch = {
+  /** An account's messages, or null for the unrouted ones (admins). */
+  accountId: string | null;
+  from?: string;
+  to?: string;
+  receivedFrom?: Date;
+  receivedBefore?: Date;
+};
+
+export type InboundCursor = { receivedAt: Date; id: string };
+
+export type InboundRecord = {
+  id: string;
+  accountId: string | null;
+  from: string;
+  to: string;
+  body: string;
+  operator: string;
+  encoding: string;
+  segments: number;
+  complete: boolean;
+  receivedAt: Date;
+};
+
+const COLUMNS = {
+  id: true,
+  accountId: true,
+  from: true,
+  to: true,
+  body: true,
+  operator: true,
+  encoding: true,
+  segments: true,
+  complete: true,
+  receivedAt: true,
+} as const;
+
+export function encodeInboundCursor(cursor: InboundCursor): string {
+  return Buffer.from(`${cursor.receivedAt.toISOString()}|${cursor.id}`).toString("base64url");
+}
+
+/** The cursor a page link carries, or null when it is not one this module made. */
+export function decodeInboundCursor(text: string): InboundCursor | null {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return null;
+  const [at, id, extra] = Buffer.from(text, "base64url").toString("utf8").split("|");
+  if (extra !== undefined || !id || !/^[0-9a-f-]{36}$/.test(id)) return null;
+  const receivedAt = new Date(at);
+  return Number.isNaN(receivedAt.getTime()) || receivedAt.toISOString() !== at ? null : { receivedAt, id };
+}
+
+function whereOf(search: InboundSearch, after: InboundCursor | null): Prisma.InboundMessageWhereInput {
+  return {
+    accountId: search.accountId,
+    ...(search.from ? { from: search.from } : {}),
+    ...(search.to ? { to: search.to } : {}),
+    AND: [
+      search.receivedFrom ? { receivedAt: { gte: search.receivedFrom } } : {},
+      search.receivedBefore ? { receivedAt: { lt: search.receivedBefore } } : {},
+      after ? { OR: [{ receivedAt: { lt: after.receivedAt } }, { receivedAt: after.receivedAt, id: { lt: after.id } }] } : {},
+    ],
+  };
+}
+
+export async function listInbound(
+  search: InboundSearch,
+  limit: number,
+  after: InboundCursor | null = null,
+): Promise<{ rows: InboundRecord[]; next: InboundCursor | null }> {
+  const rows = await db().inboundMessage.findMany({
+    where: whereOf(search, after),
+    orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+    select: COLUMNS,
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { rows: page, next: rows.length > limit ? { receivedAt: last.receivedAt, id: last.id } : null };
+}
+
+/** One inbound message of an account; null when it is not the account's (or does not exist). */
+export async function getInbound(accountId: string, id: string): Promise<InboundRecord | null> {
+  return db().inboundMessage.findFirst({ where: { id, accountId }, select: COLUMNS });
+}

@@ -1,0 +1,51 @@
+// The inbound sandbox: a test key asks for a message "from a handset" to one of its account's
+// numbers. The request is queued in the database, and a process running the carrier connections
+// claims it and has its test SMSC simulator originate it as a real deliver_sm over the simulated
+// carrier bind, so it is stored by the path a carrier's message takes.
+import { db, sql } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { parseMsisdn } from "@/lib/messages/msisdn";
+import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
+import { normalizeInboundNumber } from "./inbound-numbers";
+
+export type InboundSimulationRow = { id: string; accountId: string; from: string; to: string; body: string; operator: string };
+
+export async function queueInboundSimulation(input: {
+  accountId: string;
+  from: string;
+  to: string;
+  message: string;
+}): Promise<InboundSimulationRow> {
+  const fields: { field: string; description: string }[] = [];
+  const from = parseMsisdn(input.from);
+  if (!from.ok) fields.push({ field: "from", description: from.reason });
+  const to = normalizeInboundNumber(input.to);
+  if (!to) fields.push({ field: "to", description: "must be an E.164 number or a short code" });
+  else if (from.ok) {
+    const numbers = await db().inboundNumber.findMany({ where: { accountId: input.accountId, number: to } });
+    const held = numbers.some((number) => number.operator === null || number.operator === from.recipient.operator);
+    if (!held) {
+      fields.push({
+        field: "to",
+        description:
+          numbers.length > 0 ? `is not one of the account's numbers on ${from.recipient.operator}` : "is not one of the account's numbers",
+      });
+    }
+  }
+  if (input.message.length === 0) fields.push({ field: "message", description: "cannot be blank" });
+  else if (segmentMessage(input.message).segments > MAX_SEGMENTS)
+    fields.push({ field: "message", description: `must fit in ${MAX_SEGMENTS} parts` });
+  if (fields.length > 0 || !from.ok || !to) throw AppError.validation(fields);
+  return db().inboundSimulation.create({
+    data: { accountId: input.accountId, from: from.recipient.to, to, body: input.message, operator: from.recipient.operator },
+  });
+}
+
+/** Claims up to `limit` queued simulations: each is returned to one process only. */
+export async function claimInboundSimulations(limit = 20): Promise<InboundSimulationRow[]> {
+  return sql().all<InboundSimulationRow>(
+    `DELETE FROM "InboundSimulation" WHERE "id" IN (SELECT "id" FROM "InboundSimulation" ORDER BY "createdAt" LIMIT ?)
+     RETURNING "id", "accountId", "from", "to", "body", "operator"`,
+    [limit],
+  );
+}

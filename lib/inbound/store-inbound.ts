@@ -1,0 +1,199 @@
+// Stores mobile-originated messages: a whole one at once, a concatenated one part by part until its
+// last part completes it (or the reassembly timeout stores what came, marked incomplete). Each PDU
+// is stored in one transaction before the carrier's deliver_sm_resp is sent, and a PDU whose
+// identity (pduKey) was already stored within the dedupe window is a redelivery: acknowledged, not
+// stored again.
+import { sql } from "@/lib/db/client";
+import { fromDbTime, toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { timeOrderedUuid } from "@/lib/model/ids";
+import { decodeUserData, encodingOfDataCoding, type MobileOriginated } from "@/lib/smpp/mobile-originated";
+import { normalizeInboundNumber } from "./inbound-numbers";
+import { onInboundStored, type StoredInboundMessage } from "./inbound-listeners";
+
+/**
+ * Identical PDUs (same carrier, addresses, esm_class, data_coding and user data, UDH included) this
+ * close together are one PDU sent twice. Keys are bucketed by this window and the previous bucket is
+ * checked too, so a redelivery is caught within 10 to 20 minutes of the first copy.
+ */
+export const DEDUPE_WINDOW_MS = 10 * 60_000;
+
+export type StoreOutcome = { kind: "stored"; message: StoredInboundMessage } | { kind: "duplicate" } | { kind: "held" };
+
+function pduKeys(operator: string, identity: string, at: Date): [string, string] {
+  const bucket = Math.floor(at.getTime() / DEDUPE_WINDOW_MS);
+  return [`${operator}:${identity}@${bucket}`, `${operator}:${identity}@${bucket - 1}`];
+}
+
+/** Addresses as stored: E.164 or a short code where they read as one, otherwise as the carrier wrote them. */
+function address(raw: string): string {
+  return normalizeInboundNumber(raw) ?? raw.trim();
+}
+
+async function routeTo(tx: SqlExecutor, to: string, operator: string): Promise<string | null> {
+  const rows = await tx.all<{ accountId: string; scope: string }>(
+    `SELECT "accountId", "scope" FROM "InboundNumber" WHERE "number" = ? AND "scope" IN (?, '*')`,
+    [to, operator],
+  );
+  return (rows.find((row) => row.scope === operator) ?? rows[0])?.accountId ?? null;
+}
+
+async function insertMessage(tx: SqlExecutor, message: StoredInboundMessage, pduKey: string): Promise<boolean> {
+  const changed = await tx.run(
+    `INSERT INTO "InboundMessage" ("id", "accountId", "from", "to", "body", "operator", "encoding", "segments", "complete", "pduKey", "receivedAt", "createdAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("pduKey") DO NOTHING`,
+    [
+      message.id,
+      message.accountId,
+      message.from,
+      message.to,
+      message.body,
+      message.operator,
+      message.encoding,
+      message.segments,
+      message.complete,
+      pduKey,
+      toDbTime(message.receivedAt),
+      toDbTime(message.receivedAt),
+    ],
+  );
+  return changed > 0;
+}
+
+type PartRow = {
+  id: string;
+  pduKey: string;
+  partNumber: number;
+  total: number;
+  dataCoding: number;
+  payload: string;
+  from: string;
+  to: string;
+  operator: string;
+};
+
+/** Joins the parts present (lowest part number first, one copy of each) into one message. */
+async function assemble(tx: SqlExecutor, parts: PartRow[], complete: boolean, receivedAt: Date): Promise<StoredInboundMessage | null> {
+  const byNumber = new Map<number, PartRow>();
+  for (const part of parts) if (!byNumber.has(part.partNumber)) byNumber.set(part.partNumber, part);
+  const ordered = [...byNumber.values()].sort((a, b) => a.partNumber - b.partNumber);
+  const first = ordered[0];
+  const encoding = encodingOfDataCoding(first.dataCoding);
+  const message: StoredInboundMessage = {
+    id: timeOrderedUuid(),
+    accountId: await routeTo(tx, first.to, first.operator),
+    from: first.from,
+    to: first.to,
+    body: decodeUserData(encoding, Buffer.concat(ordered.map((part) => Buffer.from(part.payload, "hex")))),
+    operator: first.operator,
+    encoding,
+    segments: ordered.length,
+    complete,
+    receivedAt,
+  };
+  if (!(await insertMessage(tx, message, `parts:${[...parts.map((part) => part.pduKey)].sort()[0]}`))) return null;
+  const ids = parts.map((part) => part.id);
+  await tx.run(`UPDATE "InboundPart" SET "messageId" = ? WHERE "id" IN (${ids.map(() => "?").join(", ")})`, [message.id, ...ids]);
+  return message;
+}
+
+async function lockGroup(tx: SqlExecutor, groupKey: string): Promise<void> {
+  // PostgreSQL: two parts of one message committing at once would each miss the other; SQLite
+  // transactions already take turns.
+  if (tx.dialect === "postgres") await tx.run(`SELECT pg_advisory_xact_lock(hashtext(?))`, [groupKey]);
+}
+
+export async function storeMobileOriginated(input: { operator: string; mo: MobileOriginated; receivedAt?: Date }): Promise<StoreOutcome> {
+  const { operator, mo } = input;
+  const receivedAt = input.receivedAt ?? new Date();
+  const [pduKey, previousKey] = pduKeys(operator, mo.identity, receivedAt);
+  const from = address(mo.source);
+  const to = address(mo.destination);
+
+  const outcome = await sql().transaction(async (tx): Promise<StoreOutcome> => {
+    if (!mo.part) {
+      const seen = await tx.get(`SELECT 1 AS "seen" FROM "InboundMessage" WHERE "pduKey" IN (?, ?)`, [pduKey, previousKey]);
+      if (seen) return { kind: "duplicate" };
+      const encoding = encodingOfDataCoding(mo.dataCoding);
+      const message: StoredInboundMessage = {
+        id: timeOrderedUuid(),
+        accountId: await routeTo(tx, to, operator),
+        from,
+        to,
+        body: decodeUserData(encoding, mo.payload),
+        operator,
+        encoding,
+        segments: 1,
+        complete: true,
+        receivedAt,
+      };
+      return (await insertMessage(tx, message, pduKey)) ? { kind: "stored", message } : { kind: "duplicate" };
+    }
+
+    const groupKey = [operator, from, to, mo.part.reference, mo.part.total].join("|");
+    await lockGroup(tx, groupKey);
+    const seen = await tx.get(`SELECT 1 AS "seen" FROM "InboundPart" WHERE "pduKey" IN (?, ?)`, [pduKey, previousKey]);
+    if (seen) return { kind: "duplicate" };
+    const inserted = await tx.run(
+      `INSERT INTO "InboundPart" ("id", "pduKey", "groupKey", "operator", "from", "to", "partNumber", "total", "dataCoding", "payload", "receivedAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("pduKey") DO NOTHING`,
+      [
+        timeOrderedUuid(),
+        pduKey,
+        groupKey,
+        operator,
+        from,
+        to,
+        mo.part.number,
+        mo.part.total,
+        mo.dataCoding,
+        mo.payload.toString("hex"),
+        toDbTime(receivedAt),
+      ],
+    );
+    if (inserted === 0) return { kind: "duplicate" };
+    const parts = await tx.all<PartRow>(
+      `SELECT "id", "pduKey", "partNumber", "total", "dataCoding", "payload", "from", "to", "operator" FROM "InboundPart"
+       WHERE "groupKey" = ? AND "messageId" IS NULL ORDER BY "partNumber", "receivedAt"`,
+      [groupKey],
+    );
+    if (new Set(parts.map((part) => part.partNumber)).size < mo.part.total) return { kind: "held" };
+    const message = await assemble(tx, parts, true, receivedAt);
+    return message ? { kind: "stored", message } : { kind: "duplicate" };
+  });
+  if (outcome.kind === "stored") await onInboundStored(outcome.message);
+  return outcome;
+}
+
+/**
+ * Stores, marked incomplete, every message whose first part came more than timeoutMs ago and whose
+ * other parts have not all come; forgets reassembled parts once their dedupe window has passed.
+ */
+export async function storeOverdueParts(timeoutMs: number, now = new Date()): Promise<StoredInboundMessage[]> {
+  const database = sql();
+  const groups = await database.all<{ groupKey: string }>(
+    `SELECT "groupKey" FROM "InboundPart" WHERE "messageId" IS NULL GROUP BY "groupKey" HAVING MIN("receivedAt") < ?`,
+    [toDbTime(new Date(now.getTime() - timeoutMs))],
+  );
+  const stored: StoredInboundMessage[] = [];
+  for (const { groupKey } of groups) {
+    const message = await database.transaction(async (tx) => {
+      await lockGroup(tx, groupKey);
+      const parts = await tx.all<PartRow & { receivedAt: unknown }>(
+        `SELECT "id", "pduKey", "partNumber", "total", "dataCoding", "payload", "from", "to", "operator", "receivedAt" FROM "InboundPart"
+         WHERE "groupKey" = ? AND "messageId" IS NULL ORDER BY "partNumber", "receivedAt"`,
+        [groupKey],
+      );
+      if (parts.length === 0) return null;
+      const latest = new Date(Math.max(...parts.map((part) => fromDbTime(part.receivedAt).getTime())));
+      return assemble(tx, parts, false, latest);
+    });
+    if (message) {
+      stored.push(message);
+      await onInboundStored(message);
+    }
+  }
+  await database.run(`DELETE FROM "InboundPart" WHERE "messageId" IS NOT NULL AND "receivedAt" < ?`, [
+    toDbTime(new Date(now.getTime() - 2 * DEDUPE_WINDOW_MS)),
+  ]);
+  return stored;
+}
