@@ -22,7 +22,7 @@ async function actorNames(accountId: string, actors: string[]): Promise<(actor: 
     ...users.map((user): [string, string] => [`user:${user.id}`, user.email]),
     ...keys.map((key): [string, string] => [`key:${key.id}`, `API key “${key.name}”`]),
   ]);
-  return (actor) => names.get(actor) ?? (actor === "inbound" ? "Inbound keyword" : actor);
+  return (actor) => names.get(actor) ?? (actor.startsWith("keyword:") ? `Reply "${actor.slice("keyword:".length)}"` : actor);
 }
 
 export async function listOptOutPage(

@@ -15,6 +15,9 @@ import { WebhookSender, type WebhookSenderOptions } from "@/lib/webhooks/webhook
 import { Dispatcher, type DispatcherOptions } from "./dispatcher";
 import { ReceiptHandler } from "./receipt-handler";
 import { InboundHandler, type InboundHandlerOptions } from "./inbound-handler";
+import { addInboundListener } from "@/lib/inbound/inbound-listeners";
+import { emitMessageReceived } from "@/lib/inbound/emit-message-received";
+import { applyOptOutKeyword } from "@/lib/opt-outs/opt-out-keywords";
 import { ReceiptTimeoutSweep, type ReceiptTimeoutSweepOptions } from "./receipt-timeout";
 
 /** Tuning for tests; a deployment configures through the environment only. */
@@ -55,6 +58,9 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
     simulator: testSimulator,
     ...tuning.inbound,
   });
+  // What follows a stored inbound message: its opt-out keyword, its message.received event.
+  const removeInboundListeners = [addInboundListener(applyOptOutKeyword), addInboundListener(emitMessageReceived)];
+  services.push({ name: "inbound-listeners", stop: async () => removeInboundListeners.forEach((remove) => remove()) });
   const connections = new Map<string, CarrierConnection>();
   const connectionFor = (config: CarrierConfig) => {
     const key = `${config.host}:${config.port}:${config.systemId}`;

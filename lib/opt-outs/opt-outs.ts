@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "@/lib/db/client";
 import { fromDbTime, toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { readOptedOut } from "@/lib/db/stores/shared/opt-outs";
+import { emitAccountEvent } from "@/lib/webhooks/account-events";
 import { AppError } from "@/lib/errors";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 
@@ -35,10 +36,18 @@ function toOptOut(row: OptOutRow): OptOut {
   return { number: row.number, actor: row.actor, createdAt: fromDbTime(row.createdAt) };
 }
 
+/** Each change is an audit event and an `opt_out.changed` event for the account's webhook endpoints, in its transaction. */
 async function recordChange(tx: SqlExecutor, accountId: string, actor: string, action: string, number: string, at: string): Promise<void> {
   await tx.run(
     `INSERT INTO "AuditEvent" ("accountId", "actor", "action", "targetType", "targetId", "data", "createdAt") VALUES (?, ?, ?, 'opt_out', ?, '{}', ?)`,
     [accountId, actor, action, number, at],
+  );
+  const changedAt = fromDbTime(at);
+  await emitAccountEvent(
+    accountId,
+    "opt_out.changed",
+    { number, opted_out: action === OPT_OUT_ADDED, source: actor, changed_at: changedAt.toISOString() },
+    { executor: tx, at: changedAt },
   );
 }
 

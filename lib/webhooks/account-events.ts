@@ -32,7 +32,7 @@ export type MessageReceivedEventData = {
 export type OptOutChangedEventData = {
   number: string;
   opted_out: boolean;
-  /** Who or what made the change: "api_key:<id>", "user:<id>", "keyword:<KEYWORD>". */
+  /** Who or what made the change: "key:<id>" (an API key), "user:<id>" (a dashboard member), "keyword:<KEYWORD>" (an inbound keyword). */
   source: string;
   changed_at: string;
 };

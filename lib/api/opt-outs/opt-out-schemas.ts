@@ -5,7 +5,11 @@ import type { OptOut, OptOutPage } from "@/lib/opt-outs/opt-outs";
 export const optOutSchema = z
   .object({
     number: z.string().describe("The number in E.164 (+2637XXXXXXXX), however it was written when added"),
-    created_by: z.string().describe('Who added it: "key:<id>" (an API key), "user:<id>" (a dashboard member) or "inbound"'),
+    created_by: z
+      .string()
+      .describe(
+        'Who added it: "key:<id>" (an API key), "user:<id>" (a dashboard member) or "keyword:<KEYWORD>" (an inbound keyword from that number)',
+      ),
     created_at: z.iso.datetime({ offset: true }),
   })
   .meta({ id: "OptOut" });

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { optOutKeywordOf } from "@/lib/opt-outs/opt-out-keywords";
+
+describe("opt-out keywords", () => {
+  it("reads a whole message as a keyword, ignoring case, surrounding spaces and punctuation", () => {
+    expect(optOutKeywordOf("STOP")).toEqual({ keyword: "STOP", optOut: true });
+    expect(optOutKeywordOf(" stop! ")).toEqual({ keyword: "STOP", optOut: true });
+    expect(optOutKeywordOf("Unsubscribe.")).toEqual({ keyword: "UNSUBSCRIBE", optOut: true });
+    expect(optOutKeywordOf("...quit")).toEqual({ keyword: "QUIT", optOut: true });
+    expect(optOutKeywordOf("Start")).toEqual({ keyword: "START", optOut: false });
+    expect(optOutKeywordOf("unstop")).toEqual({ keyword: "UNSTOP", optOut: false });
+  });
+
+  it("is no keyword in a sentence, a near miss or an empty message", () => {
+    for (const text of ["please stop sending", "STOP IT", "stopp", "s t o p", "", "   ", "STOP\nNOW"])
+      expect(optOutKeywordOf(text)).toBeNull();
+  });
+});
