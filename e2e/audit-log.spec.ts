@@ -29,7 +29,7 @@ test("an owner reads the account's audit log, filters it by action and actor, an
   const download = page.waitForEvent("download");
   await page.getByTestId("audit-export").click();
   const csv = fs.readFileSync((await (await download).path())!, "utf8");
-  const [header, ...lines] = csv.trim().split("\n");
+  const [header, ...lines] = csv.trim().split(/\r?\n/);
   expect(header).toBe("time,account,actor,action,target,details");
   expect(lines).toHaveLength(1);
   expect(lines[0]).toContain(",the CLI,account.created,");

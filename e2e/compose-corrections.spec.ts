@@ -66,5 +66,5 @@ test("after a bulk send the form empties, the balance drops and the invalid rows
   expect(lines[0]).toBe("line,value,reason");
   expect(lines).toHaveLength(3);
   expect(lines[1]).toMatch(/^3,12345,/);
-  expect(lines[2]).toMatch(/^4,\+27821234567,/);
+  expect(lines[2]).toMatch(/^4,'\+27821234567,/);
 });

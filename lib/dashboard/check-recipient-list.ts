@@ -3,6 +3,7 @@
 // the same parseMsisdn the send itself uses, so what is listed as valid is what will be accepted.
 // Numbers on the account's opt-out list (asked of the server, a few thousand at a time) are listed
 // apart and left out of the send and its price, since the send would refuse them.
+import { readCsvCell } from "@/lib/csv";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 import type { Operator } from "@/lib/carriers/operators";
 
@@ -36,10 +37,7 @@ export function extractCandidates(text: string, { csv }: { csv: boolean }): { li
     const line = raw.trim();
     if (!line) return;
     if (csv) {
-      const cell = line
-        .split(/[,;\t]/)[0]
-        .trim()
-        .replace(/^"(.*)"$/, "$1");
+      const cell = readCsvCell(line.split(/[,;\t]/)[0].trim());
       if (index === 0 && !/\d/.test(cell)) return;
       if (cell) candidates.push({ line: index + 1, value: cell });
       return;

@@ -2,6 +2,7 @@
 // account's events, platform admins every account's. Actors are stored as "user:<id>", "key:<id>",
 // "cli" or "system" and shown by what a person recognises (an email, a key's name and prefix).
 import { z } from "zod";
+import { csvLine } from "@/lib/csv";
 import { db } from "@/lib/db/client";
 import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
 
@@ -145,15 +146,9 @@ export async function listAuditActions(scope: AuditScope): Promise<string[]> {
 
 const CSV_HEADER = ["time", "account", "actor", "action", "target", "details"];
 
-/** One CSV field: quoted when needed, and a leading =, +, - or @ defused so a spreadsheet never runs it. */
-function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 /** Every event the filters select (paging aside), newest first, as CSV lines read a chunk at a time. */
 export async function* exportAuditEvents(scope: AuditScope, filters: AuditFilters): AsyncGenerator<string> {
-  yield `${CSV_HEADER.join(",")}\n`;
+  yield csvLine(CSV_HEADER);
   const where = await whereOf(scope, filters);
   let before = filters.before;
   for (;;) {
@@ -165,11 +160,8 @@ export async function* exportAuditEvents(scope: AuditScope, filters: AuditFilter
     if (events.length === 0) return;
     const rows = await toRows(events);
     yield rows
-      .map((row) =>
-        [row.createdAt.toISOString(), row.accountName ?? "", row.actor, row.action, row.target, row.details].map(csvField).join(","),
-      )
-      .join("\n")
-      .concat("\n");
+      .map((row) => csvLine([row.createdAt.toISOString(), row.accountName ?? "", row.actor, row.action, row.target, row.details]))
+      .join("");
     if (events.length < EXPORT_CHUNK) return;
     before = events[events.length - 1].id;
   }

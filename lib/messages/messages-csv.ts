@@ -1,5 +1,6 @@
 // Messages as CSV: the API's export and the dashboard's "Export CSV" write the same columns, each
 // message's values serialised through the one Sms schema, read and written a chunk at a time.
+import { csvLine } from "@/lib/csv";
 import { serializeSms, smsSchema } from "./serialize-sms";
 import { everyMessage, type FoundMessage, type MessageSearch } from "./search-messages";
 
@@ -9,19 +10,10 @@ const NOT_IN_CSV = new Set(["priority", "send_at", "validity_period"]);
 /** The Sms object's fields in its order, then the bulk send the message belongs to. */
 export const MESSAGE_CSV_COLUMNS = [...Object.keys(smsSchema.shape).filter((column) => !NOT_IN_CSV.has(column)), "bulk_id"] as const;
 
-/**
- * One CSV cell: a leading =, +, - or @ (or a tab or carriage return) gets a ' so a spreadsheet shows
- * the text instead of running it as a formula; quoted when it holds a quote, comma or line break.
- */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 export function messageCsvLine(message: FoundMessage): string {
   const sms: Record<string, string | number | null> = serializeSms(message);
   const values = MESSAGE_CSV_COLUMNS.map((column) => String((column === "bulk_id" ? message.bulkSendId : sms[column]) ?? ""));
-  return `${values.map(csvCell).join(",")}\r\n`;
+  return csvLine(values);
 }
 
 /** The header line, then every matching message newest first, one chunk of lines per read. */

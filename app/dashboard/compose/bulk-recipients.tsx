@@ -1,5 +1,6 @@
 "use client";
 
+import { csvLine } from "@/lib/csv";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
@@ -43,16 +44,8 @@ async function looksLikeCsv(file: File): Promise<boolean> {
   return !head.includes(0);
 }
 
-/** A spreadsheet cell that cannot start a formula when the CSV is opened in a spreadsheet. */
-function csvCell(value: string): string {
-  const safe = /^[=@\t\r]|^[+-][^0-9\s]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 function invalidRowsCsv(rows: InvalidReport): string {
-  return (
-    ["line,value,reason", ...rows.map((row) => [String(row.line), row.value, row.reason].map(csvCell).join(","))].join("\r\n") + "\r\n"
-  );
+  return csvLine(["line", "value", "reason"]) + rows.map((row) => csvLine([String(row.line), row.value, row.reason])).join("");
 }
 
 function downloadCsv(name: string, text: string): void {

@@ -3,6 +3,7 @@ import { accountIdOf } from "@/lib/dashboard/define-action";
 import { dashboardRoute } from "@/lib/dashboard/dashboard-route";
 import { messageSearchOf, parseMessageFilters } from "@/lib/dashboard/list-messages";
 import { messagesCsv } from "@/lib/messages/messages-csv";
+import { csvDownload } from "@/lib/dashboard/csv-download";
 
 export const dynamic = "force-dynamic";
 
@@ -12,23 +13,5 @@ export const GET = dashboardRoute("messages.view", async (request, user) => {
   if (problems.length > 0) throw AppError.validation(problems);
   const { cursor: _page, ...everyPage } = filters;
   const lines = messagesCsv(messageSearchOf(accountIdOf(user), everyPage));
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await lines.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
-    },
-    async cancel() {
-      await lines.return(undefined);
-    },
-  });
-  const day = new Date().toISOString().slice(0, 10);
-  return new Response(body, {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="tumira-messages-${day}.csv"`,
-      "cache-control": "no-store",
-    },
-  });
+  return csvDownload("messages", lines);
 });
