@@ -148,7 +148,7 @@ describe("sends to opted-out numbers", () => {
   it("keeps a bulk answer without opt-outs as it was: no `opted_out` field", async () => {
     const call = await api("POST", "/api/v1/sms/bulk", { token: acme.token, body: { to: ["+263772100009"], message: "Hi", from: "ACME" } });
     expect(call.status).toBe(202);
-    expect(Object.keys(call.body.data).sort()).toEqual(["charge", "currency", "items", "total"]);
+    expect(Object.keys(call.body.data).sort()).toEqual(["bulk_id", "charge", "currency", "items", "total"]);
   });
 
   it("lets sends through again once the number is removed, and records the removal", async () => {
