@@ -256,6 +256,14 @@ const extraHeaders = fc.record(
 );
 
 /** A path parameter: the real ids around, random and hostile text (percent-encoded as a client would). */
+/** The victim's webhook endpoint id half of the time, else any path parameter. */
+function endpointParameter(): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.constant(null).map(() => victimEndpointId),
+    pathParameter(() => [victimEndpointId, acmeMessageId, acme.accountId]),
+  );
+}
+
 function pathParameter(known: () => string[]): fc.Arbitrary<string> {
   return fc
     .oneof(
@@ -520,19 +528,10 @@ const endpoints: Endpoint[] = [
     ),
   },
   { method: "GET", path: () => "/api/v1/webhooks", shape: "kit" },
-  // Rotated before it is deleted: once deleted, both answer 404.
-  {
-    method: "POST",
-    path: (id) => `/api/v1/webhooks/${id}/rotate`,
-    shape: "kit",
-    parameter: pathParameter(() => [victimEndpointId, acmeMessageId, acme.accountId]),
-  },
-  {
-    method: "DELETE",
-    path: (id) => `/api/v1/webhooks/${id}`,
-    shape: "kit",
-    parameter: pathParameter(() => [victimEndpointId, acmeMessageId, acme.accountId]),
-  },
+  // Rotated before it is deleted: once deleted, both answer 404. Only the other account's key may
+  // change its endpoint, so the endpoint's own id comes up often enough for every seed to reach a 200.
+  { method: "POST", path: (id) => `/api/v1/webhooks/${id}/rotate`, shape: "kit", parameter: endpointParameter() },
+  { method: "DELETE", path: (id) => `/api/v1/webhooks/${id}`, shape: "kit", parameter: endpointParameter() },
 ];
 
 describe("hostile input", () => {
