@@ -67,18 +67,20 @@ test("a bulk send's report counts its outcomes, groups its failures and its ledg
   await expect(page).toHaveURL(`/dashboard/bulk/${bulkId}`);
 
   // Support reads the report without the body; another account's owner does not find it.
-  const support = await browser.newPage();
+  const supportContext = await browser.newContext();
+  const support = await supportContext.newPage();
   await signIn(support, fixtures().support);
   await support.goto(`/dashboard/bulk/${bulkId}`);
   await expect(support.getByTestId("bulk-count-delivered")).toHaveText("3");
   await expect(support.getByTestId("bulk-body")).toHaveCount(0);
   await expect(support.getByText(BODY)).toHaveCount(0);
-  await support.close();
-  const stranger = await browser.newPage();
+  await supportContext.close();
+  const strangerContext = await browser.newContext();
+  const stranger = await strangerContext.newPage();
   await signIn(stranger, fixtures().brokeOwner);
   const response = await stranger.goto(`/dashboard/bulk/${bulkId}`);
   expect(response?.status()).toBe(404);
   const csv = await stranger.request.get(`/api/dashboard/bulk/${bulkId}/recipients`);
   expect(csv.status()).toBe(404);
-  await stranger.close();
+  await strangerContext.close();
 });
