@@ -47,7 +47,10 @@ test("a bulk send's report counts its outcomes, groups its failures and its ledg
   await snap(page, "bulk-report");
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("recipients-csv").click()]);
-  const lines = fs.readFileSync((await download.path())!, "utf8").trimEnd().split("\r\n");
+  const lines = fs
+    .readFileSync((await download.path())!, "utf8")
+    .trimEnd()
+    .split("\r\n");
   expect(lines[0]).toBe("message_id,to,carrier,outcome,reason,code,charge,refunded,currency,created_at,delivered_at");
   expect(lines).toHaveLength(5);
   const refused = lines.find((line) => line.includes("+263773000005"))!;

@@ -253,4 +253,3 @@ export async function* bulkRecipientsCsv(id: string, scope: MessageScope): Async
     after = rows[rows.length - 1].id;
   }
 }
-

@@ -139,11 +139,18 @@ describe("bulk send report", () => {
     const lines = (await collect(bulkRecipientsCsv(bulkSendId, { accountId }))).trimEnd().split("\r\n");
     expect(lines[0]).toBe(RECIPIENT_CSV_COLUMNS.join(","));
     expect(lines).toHaveLength(RECIPIENTS.length + 1);
-    const rows = lines.slice(1).map((line) => Object.fromEntries(line.split(",").map((value, index) => [RECIPIENT_CSV_COLUMNS[index], value])));
+    const rows = lines
+      .slice(1)
+      .map((line) => Object.fromEntries(line.split(",").map((value, index) => [RECIPIENT_CSV_COLUMNS[index], value])));
     // A leading + is quoted so that a spreadsheet reads the number as text.
     expect(rows.map((row) => row.to).sort()).toEqual(RECIPIENTS.map((to) => `'${to}`).sort());
     const refused = rows.find((row) => row.to === "'+263712340005")!;
-    expect(refused).toMatchObject({ carrier: "NetOne", outcome: "Failed", code: "ESME_RINVDSTADR", reason: "The carrier says the number is not valid" });
+    expect(refused).toMatchObject({
+      carrier: "NetOne",
+      outcome: "Failed",
+      code: "ESME_RINVDSTADR",
+      reason: "The carrier says the number is not valid",
+    });
     expect(refused.refunded).toBe(refused.charge);
     const delivered = rows.find((row) => row.to === "'+263732340010")!;
     expect(delivered).toMatchObject({ carrier: "Telecel", outcome: "Delivered", code: "", refunded: "0.0000" });

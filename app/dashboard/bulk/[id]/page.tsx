@@ -33,9 +33,12 @@ type FailureRow = Report["failures"][number];
 
 const carrierColumns: Column<CarrierRow>[] = [
   { key: "carrier", header: "Carrier", nowrap: true, cell: (row) => row.name },
-  ...REPORT_STATES.map(
-    (state): Column<CarrierRow> => ({ key: state, header: STATE_WORDS[state], numeric: true, cell: (row) => row.counts[state] }),
-  ),
+  ...REPORT_STATES.map((state): Column<CarrierRow> => ({
+    key: state,
+    header: STATE_WORDS[state],
+    numeric: true,
+    cell: (row) => row.counts[state],
+  })),
   { key: "total", header: "Total", numeric: true, cell: (row) => row.total },
 ];
 
@@ -61,7 +64,12 @@ export default async function BulkReportPage({ params }: { params: Promise<{ id:
         title={`Bulk send …${report.id.slice(-8)}`}
         description={`${report.total.toLocaleString("en")} messages from ${report.senderId}, sent ${report.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC.`}
         actions={
-          <a href={`/api/dashboard/bulk/${report.id}/recipients`} download className={buttonClass("secondary")} data-testid="recipients-csv">
+          <a
+            href={`/api/dashboard/bulk/${report.id}/recipients`}
+            download
+            className={buttonClass("secondary")}
+            data-testid="recipients-csv"
+          >
             Recipients CSV
           </a>
         }
@@ -97,7 +105,10 @@ export default async function BulkReportPage({ params }: { params: Promise<{ id:
       </div>
       <div className="grid gap-6">
         <Card>
-          <CardHeader title={`States reached per ${report.timelineUnit}`} description="When each message was sent, delivered or failed (UTC)." />
+          <CardHeader
+            title={`States reached per ${report.timelineUnit}`}
+            description="When each message was sent, delivered or failed (UTC)."
+          />
           <CardBody className="h-64" data-testid="bulk-timeline">
             <BulkTimelineChart buckets={report.timeline} unit={report.timelineUnit} />
           </CardBody>

@@ -183,11 +183,18 @@ export function MessageDetailView({
                       {platformView ? (
                         <code className="font-mono text-xs break-all">{data.bulkSendId}</code>
                       ) : (
-                        <Link className="font-mono text-xs break-all text-brand-700 hover:underline" href={`/dashboard/messages?bulk=${data.bulkSendId}`}>
+                        <Link
+                          className="font-mono text-xs break-all text-brand-700 hover:underline"
+                          href={`/dashboard/messages?bulk=${data.bulkSendId}`}
+                        >
                           {data.bulkSendId}
                         </Link>
                       )}
-                      <Link className="text-brand-700 hover:underline" href={`/dashboard/bulk/${data.bulkSendId}`} data-testid="message-bulk-report">
+                      <Link
+                        className="text-brand-700 hover:underline"
+                        href={`/dashboard/bulk/${data.bulkSendId}`}
+                        data-testid="message-bulk-report"
+                      >
                         Report
                       </Link>
                     </span>
