@@ -45,6 +45,21 @@ test("a bulk send's report counts its outcomes, groups its failures and its ledg
   await expect(page.getByTestId("bulk-refunded")).not.toHaveText("USD 0.00");
   await expect(page.getByTestId("bulk-timeline").locator(".recharts-bar-rectangle").first()).toBeVisible();
   await snap(page, "bulk-report");
+  // On a phone the report and the balance page fit the screen's width.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of [`/dashboard/bulk/${bulkId}`, "/dashboard/billing"]) {
+    await page.goto(path);
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    expect(scrollWidth, `${path} at 390 px`).toBeLessThanOrEqual(innerWidth);
+  }
+  await snap(page, "billing-grouped-phone");
+  await page.goto(`/dashboard/bulk/${bulkId}`);
+  await snap(page, "bulk-report-phone");
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto(`/dashboard/bulk/${bulkId}`);
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("recipients-csv").click()]);
   const lines = fs

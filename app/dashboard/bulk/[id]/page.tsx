@@ -103,7 +103,7 @@ export default async function BulkReportPage({ params }: { params: Promise<{ id:
         />
         <Stat label="Net cost" value={<Money value={report.net} currency={report.currency} />} testId="bulk-net" hint="Held less refunds" />
       </div>
-      <div className="grid gap-6">
+      <div className="min-w-0 space-y-6">
         <Card>
           <CardHeader
             title={`States reached per ${report.timelineUnit}`}
