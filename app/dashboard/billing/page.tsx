@@ -39,7 +39,7 @@ function ledgerColumns(currency: string): Column<LedgerItem>[] {
     {
       key: "description",
       header: "Description",
-      className: "max-w-md",
+      className: "max-w-md min-w-56",
       cell: (row) =>
         row.type === "bulk" ? (
           <Link href={`/dashboard/bulk/${row.bulkSendId}`} className="break-words text-brand-700 hover:underline" data-testid="ledger-bulk">
