@@ -13,42 +13,59 @@ import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FilterForm, withParams } from "@/components/ui/filter-form";
 import { Money } from "@/components/money";
+import { formatMoney } from "@/lib/money";
+import { buttonClass } from "@/components/ui/button";
 import { Stat } from "@/components/stat";
 import { Time } from "@/components/time";
 
 export const metadata: Metadata = { title: "Balance" };
 
-type LedgerRow = Awaited<ReturnType<typeof listLedger>>["rows"][number];
+type LedgerItem = Awaited<ReturnType<typeof listLedger>>["rows"][number];
 
-function ledgerColumns(currency: string): Column<LedgerRow>[] {
+function ledgerColumns(currency: string): Column<LedgerItem>[] {
   return [
     { key: "date", header: "Date", nowrap: true, cell: (row) => <Time value={row.createdAt.toISOString()} /> },
     {
       key: "kind",
       header: "Kind",
       nowrap: true,
-      cell: (row) => <Badge tone={ledgerKindLabel(row.kind).tone}>{ledgerKindLabel(row.kind).label}</Badge>,
+      cell: (row) =>
+        row.type === "bulk" ? (
+          <Badge tone="violet">Bulk send</Badge>
+        ) : (
+          <Badge tone={ledgerKindLabel(row.kind).tone}>{ledgerKindLabel(row.kind).label}</Badge>
+        ),
     },
     {
       key: "description",
       header: "Description",
-      className: "max-w-md",
+      className: "max-w-md min-w-56",
       cell: (row) =>
-        row.messageId ? (
-          <Link href={`/dashboard/messages/${row.messageId}`} className="font-mono text-xs text-brand-700 hover:underline">
+        row.type === "bulk" ? (
+          <Link href={`/dashboard/bulk/${row.bulkSendId}`} className="break-words text-brand-700 hover:underline" data-testid="ledger-bulk">
+            Bulk send …{row.bulkSendId.slice(-8)}: {row.messages.toLocaleString("en")} {row.messages === 1 ? "message" : "messages"}, hold{" "}
+            {formatMoney(-row.held, currency)}, refunds {formatMoney(row.refunded, currency)}
+          </Link>
+        ) : row.messageId ? (
+          <Link href={`/dashboard/messages/${row.messageId}`} className="font-mono text-xs break-all text-brand-700 hover:underline">
             {row.messageId}
           </Link>
         ) : (
           row.reason || "—"
         ),
     },
-    { key: "amount", header: "Amount", numeric: true, cell: (row) => <Money value={row.amount} currency={currency} signed /> },
+    {
+      key: "amount",
+      header: "Amount",
+      numeric: true,
+      cell: (row) => <Money value={row.type === "bulk" ? row.held + row.refunded : row.amount} currency={currency} signed />,
+    },
     {
       key: "after",
       header: "Balance after",
       numeric: true,
       className: "text-slate-500",
-      cell: (row) => <Money value={row.balanceAfter} currency={currency} />,
+      cell: (row) => (row.type === "bulk" ? "—" : <Money value={row.balanceAfter} currency={currency} />),
     },
   ];
 }
@@ -80,7 +97,10 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
         <Stat label="Currency" value={balance.currency} hint="Credits are added by Tumira staff" />
       </div>
       <Card>
-        <CardHeader title="Ledger" description="Every balance change, newest first." />
+        <CardHeader
+          title="Ledger"
+          description="Every balance change, newest first. A bulk send is one row: its holds and refunds summed, with the report a click away."
+        />
         <FilterForm resetHref="/dashboard/billing" problems={problems.map((problem) => problem.description)}>
           <Field id="ledger-kind" label="Kind">
             <Select id="ledger-kind" name="kind" defaultValue={filters.kind ?? ""}>
@@ -98,12 +118,28 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
           <Field id="ledger-to" label="To">
             <Input id="ledger-to" name="to" type="date" defaultValue={filters.to} />
           </Field>
+          <Field id="ledger-rows" label="Bulk sends">
+            <Select id="ledger-rows" name="rows" defaultValue={filters.rows ?? "grouped"}>
+              <option value="grouped">One row per bulk send</option>
+              <option value="each">Every entry</option>
+            </Select>
+          </Field>
         </FilterForm>
+        <div className="flex flex-wrap items-center justify-end gap-2 border-b border-slate-100 px-5 py-2">
+          <a
+            href={withParams("/api/dashboard/ledger/export", { kind: filters.kind, from: filters.from, to: filters.to }, {})}
+            download
+            className={buttonClass("secondary", "sm")}
+            data-testid="ledger-export-csv"
+          >
+            Export CSV
+          </a>
+        </div>
         <DataTable
           columns={ledgerColumns(balance.currency)}
           rows={ledger.rows}
-          rowKey={(row) => String(row.id)}
-          rowAttributes={() => ({ "data-testid": "ledger-row" })}
+          rowKey={(row) => `${row.type}-${row.id}`}
+          rowAttributes={(row) => ({ "data-testid": row.type === "bulk" ? "ledger-bulk-row" : "ledger-row" })}
           empty={
             <EmptyState
               icon="wallet"

@@ -199,6 +199,9 @@ export function MessagesView({
       {filters.bulk && (
         <div className="flex items-center gap-2 border-b border-slate-100 bg-slate-50 px-5 py-2 text-sm text-slate-600">
           Bulk send <code className="font-mono text-xs">{filters.bulk}</code>
+          <Link href={`/dashboard/bulk/${filters.bulk}`} className="text-brand-700 hover:underline" data-testid="bulk-report-link">
+            Report
+          </Link>
           <Link
             href={withParams("/dashboard/messages", params, { bulk: undefined, cursor: undefined })}
             className="text-brand-700 hover:underline"

@@ -177,11 +177,27 @@ export function MessageDetailView({
                   <Time value={sms.delivered_at} seconds fallback="Not yet" />
                 </Row>
                 <Row label="Source">{data.source}</Row>
-                {data.bulkSendId && !platformView && (
+                {data.bulkSendId && (
                   <Row label="Bulk send">
-                    <Link className="font-mono text-xs text-brand-700 hover:underline" href={`/dashboard/messages?bulk=${data.bulkSendId}`}>
-                      {data.bulkSendId}
-                    </Link>
+                    <span className="flex flex-wrap items-center gap-x-3">
+                      {platformView ? (
+                        <code className="font-mono text-xs break-all">{data.bulkSendId}</code>
+                      ) : (
+                        <Link
+                          className="font-mono text-xs break-all text-brand-700 hover:underline"
+                          href={`/dashboard/messages?bulk=${data.bulkSendId}`}
+                        >
+                          {data.bulkSendId}
+                        </Link>
+                      )}
+                      <Link
+                        className="text-brand-700 hover:underline"
+                        href={`/dashboard/bulk/${data.bulkSendId}`}
+                        data-testid="message-bulk-report"
+                      >
+                        Report
+                      </Link>
+                    </span>
                   </Row>
                 )}
                 {data.lastError && (
