@@ -114,7 +114,9 @@ describe("confirmation replies", () => {
     const stopReply = await waitFor(() => db().message.findFirst({ where: { accountId, body: settings.stopReply } }), "the stop reply");
     expect(stopReply).toMatchObject({ to: handset, senderId: number, test: false });
     expect((await waitForFinal([stopReply.id]))[0].status).toBe("success");
-    expect(simulator.submits.filter((submit) => submit.text === settings.stopReply && submit.destination.endsWith(handset.slice(1)))).toHaveLength(1);
+    expect(
+      simulator.submits.filter((submit) => submit.text === settings.stopReply && submit.destination.endsWith(handset.slice(1))),
+    ).toHaveLength(1);
     // The number stays opted out: the reply was the one message allowed to it.
     expect(await db().optOut.count({ where: { accountId, number: handset } })).toBe(1);
 
