@@ -17,7 +17,7 @@ export const CONFIRMATION_ACTOR = "system:opt-out-confirmation";
 export async function replySenderFor(accountId: string, inboundNumber: string): Promise<string | null> {
   const keys = [senderNameKey(inboundNumber), senderNameKey(inboundNumber.replace(/^\+/, ""))];
   const rows = await sql().all<{ name: string; nameKey: string }>(
-    `SELECT "name", "nameKey" FROM "SenderId" WHERE "accountId" = ? AND "status" = 'approved' ORDER BY "approvedAt", "createdAt", "name"`,
+    `SELECT "name", "nameKey" FROM "SenderId" WHERE "accountId" = ? AND "status" = 'approved' ORDER BY COALESCE("approvedAt", "createdAt"), "createdAt", "name"`,
     [accountId],
   );
   return (rows.find((row) => keys.includes(row.nameKey)) ?? rows[0])?.name ?? null;
