@@ -8,6 +8,8 @@ import { e2eBaseUrl, e2eDataDir } from "../playwright.config";
 export type E2eUser = { email: string; password: string };
 export type E2eFixtures = {
   owner: E2eUser & { accountId: string };
+  /** An inbound number of the owner's account, for the Inbox sandbox. */
+  ownerNumber: string;
   developer: E2eUser;
   support: E2eUser;
   admin: E2eUser;
@@ -56,6 +58,7 @@ export default async function globalSetup(): Promise<void> {
   const accountId = account("E2E Ltd", "50.00", "E2E", owner);
   const pendingSender = "E2EPROMO";
   cli(["senders:add", "--account", accountId, "--sender", pendingSender, "--pending"]);
+  const ownerNumber = String(cli(["numbers:assign", "--account", accountId, "--number", "+263780000950"]).number);
 
   const brokeOwner = { email: "owner@broke.tumira.test", password: "e2e broke owner password" };
   const brokeAccountId = account("Broke Ltd", "0.01", "BROKE", brokeOwner);
@@ -73,6 +76,7 @@ export default async function globalSetup(): Promise<void> {
 
   const fixtures: E2eFixtures = {
     owner: { ...owner, accountId },
+    ownerNumber,
     developer: user("developer", "developer@e2e.tumira.test", accountId),
     support: user("support", "support@tumira.test"),
     admin: user("admin", "admin@tumira.test"),

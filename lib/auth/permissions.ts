@@ -11,6 +11,8 @@ export const permissions = {
   "messages.view": ["owner", "developer"],
   /** The account's opt-out list: add, remove, import, export. */
   "optouts.manage": ["owner", "developer"],
+  /** The account's own opt-out keywords and confirmation replies: owners change them, developers read them. */
+  "optouts.settings": ["owner"],
   /** The inbox: the account's inbound messages and numbers, conversations per phone number. */
   "inbound.view": ["owner", "developer"],
   "webhooks.redeliver": ["owner", "developer"],

@@ -16,6 +16,8 @@ export type InboundHandlerOptions = {
   /** The simulator of test traffic: it originates the sandbox's queued messages (POST /api/v1/inbound/simulate). */
   simulator?: Pick<SmscSimulator, "originate">;
   simulationPollMs?: number;
+  /** True for a connection that carries test traffic only: what arrives on it came through the sandbox. */
+  isTestConnection?: (connection: CarrierConnection) => boolean;
 };
 
 export class InboundHandler {
@@ -31,7 +33,8 @@ export class InboundHandler {
 
   readonly handle = async (message: MobileOriginated, connection: CarrierConnection): Promise<void> => {
     const operator = connection.config.operator;
-    const outcome = await storeMobileOriginated({ operator, mo: message });
+    const test = this.options.isTestConnection?.(connection) ?? false;
+    const outcome = await storeMobileOriginated({ operator, mo: message, test });
     if (outcome.kind === "duplicate")
       this.log.info({ operator, from: message.source }, "redelivered inbound PDU acknowledged, not stored again");
   };

@@ -52,10 +52,14 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
   const testSimulatorPort = testSimulator.port;
 
   const receipts = new ReceiptHandler({ logger, ...tuning.receipts });
+  // Connections that carry test traffic only (set once the routes exist): a message arriving on one
+  // came through the sandbox. A simulator shared with live traffic cannot tell, so its messages count as live.
+  const testOnlyConnections = new Set<CarrierConnection>();
   const inbound = new InboundHandler({
     logger,
     reassemblyTimeoutMs: env.INBOUND_REASSEMBLY_SECONDS * 1000,
     simulator: testSimulator,
+    isTestConnection: (connection) => testOnlyConnections.has(connection),
     ...tuning.inbound,
   });
   // What follows a stored inbound message: its opt-out keyword, its message.received event.
@@ -82,6 +86,8 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
     { operator, test: false, connection: connectionFor(live[operator]) },
     { operator, test: true, connection: connectionFor(simulatorCarrierConfig(operator, testSimulatorPort, env.SMSC_SIMULATOR_TPS)) },
   ]);
+  for (const route of routes) if (route.test) testOnlyConnections.add(route.connection);
+  for (const route of routes) if (!route.test) testOnlyConnections.delete(route.connection);
   for (const connection of connections.values()) connection.start();
   inbound.start();
   logger.info({ carriers: operators.map((operator) => `${operator}: ${describeCarrier(live[operator])}`) }, "carrier connections starting");

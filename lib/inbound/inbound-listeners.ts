@@ -14,6 +14,8 @@ export type StoredInboundMessage = {
   segments: number;
   complete: boolean;
   receivedAt: Date;
+  /** It came over a bind that carries test traffic only (the sandbox's simulator): what answers it is test traffic too. Not stored. */
+  test?: boolean;
 };
 
 export type InboundListener = (message: StoredInboundMessage) => Promise<void> | void;

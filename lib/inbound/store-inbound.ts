@@ -102,7 +102,13 @@ async function lockGroup(tx: SqlExecutor, groupKey: string): Promise<void> {
   if (tx.dialect === "postgres") await tx.run(`SELECT pg_advisory_xact_lock(hashtext(?))`, [groupKey]);
 }
 
-export async function storeMobileOriginated(input: { operator: string; mo: MobileOriginated; receivedAt?: Date }): Promise<StoreOutcome> {
+export async function storeMobileOriginated(input: {
+  operator: string;
+  mo: MobileOriginated;
+  receivedAt?: Date;
+  /** The PDU came over a bind of test traffic only (see StoredInboundMessage.test). */
+  test?: boolean;
+}): Promise<StoreOutcome> {
   const { operator, mo } = input;
   const receivedAt = input.receivedAt ?? new Date();
   const [pduKey, previousKey] = pduKeys(operator, mo.identity, receivedAt);
@@ -160,7 +166,10 @@ export async function storeMobileOriginated(input: { operator: string; mo: Mobil
     const message = await assemble(tx, parts, true, receivedAt);
     return message ? { kind: "stored", message } : { kind: "duplicate" };
   });
-  if (outcome.kind === "stored") await onInboundStored(outcome.message);
+  if (outcome.kind === "stored") {
+    if (input.test) outcome.message.test = true;
+    await onInboundStored(outcome.message);
+  }
   return outcome;
 }
 

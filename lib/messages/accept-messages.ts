@@ -57,6 +57,8 @@ export type AcceptMessagesInput = {
   sendAt?: string | null;
   /** Seconds (MIN_VALIDITY_SECONDS..MAX_VALIDITY_SECONDS) the messages may wait for a carrier. */
   validityPeriod?: number | null;
+  /** The confirmation of an opt-out (lib/opt-outs/confirmation-reply.ts): the one send to a number on the list. */
+  optOutConfirmation?: boolean;
 };
 
 export const MAX_SCHEDULE_DAYS = 35;
@@ -117,6 +119,7 @@ function prepareSend(input: AcceptMessagesInput): PreparedSend {
     test: input.mode === "test",
     bulk: input.kind === "bulk",
     idempotency: input.idempotency ?? null,
+    optOutConfirmation: input.optOutConfirmation === true && input.kind === "single",
   };
 }
 

@@ -32,7 +32,9 @@ export function priceSend(send: PreparedSend, account: SendingAccount, now: Date
       fields: [{ field: "from", description: "is not an approved sender id of this account" }],
     });
   }
-  const sendable = withoutOptedOut(send.recipients, account.optedOut, send.bulk);
+  const sendable = send.optOutConfirmation
+    ? { recipients: send.recipients, optedOut: [] }
+    : withoutOptedOut(send.recipients, account.optedOut, send.bulk);
   if (sendable instanceof AppError) return sendable;
   const segments = BigInt(send.segments);
   const charges = {

@@ -40,6 +40,8 @@ export type PreparedSend = {
   bulk: boolean;
   idempotency?: IdempotencyRecord | null;
   control: DeliveryControl;
+  /** The stop confirmation: sent to its recipient although it is on the opt-out list. */
+  optOutConfirmation?: boolean;
 };
 
 /** What the messages of one accepted send share. */

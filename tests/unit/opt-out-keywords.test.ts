@@ -15,4 +15,13 @@ describe("opt-out keywords", () => {
     for (const text of ["please stop sending", "STOP IT", "stopp", "s t o p", "", "   ", "STOP\nNOW"])
       expect(optOutKeywordOf(text)).toBeNull();
   });
+
+  it("reads the account's own keywords beside the built-in ones", () => {
+    const own = { stopKeywords: ["MIRA", "IMA"], startKeywords: ["TANGA"] };
+    expect(optOutKeywordOf(" mira. ", own)).toEqual({ keyword: "MIRA", optOut: true });
+    expect(optOutKeywordOf("Tanga!", own)).toEqual({ keyword: "TANGA", optOut: false });
+    expect(optOutKeywordOf("stop", own)).toEqual({ keyword: "STOP", optOut: true });
+    expect(optOutKeywordOf("mira")).toBeNull();
+    expect(optOutKeywordOf("mira ima", own)).toBeNull();
+  });
 });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { accountIdOf, defineAction, userActor } from "@/lib/dashboard/define-action";
 import { addOptOut, findOptedOut, importOptOuts, removeOptOut } from "@/lib/opt-outs/opt-outs";
 import { OPT_OUT_IMPORT_CHUNK } from "@/lib/opt-outs/limits";
+import { saveOptOutSettings } from "@/lib/opt-outs/opt-out-settings";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 
 const MAX_CHECKED = 5_000;
@@ -36,4 +37,17 @@ export const findOptedOutAction = defineAction(
     if (numbers.length === 0) return [];
     return [...(await findOptedOut(accountIdOf(user), numbers))];
   },
+);
+
+/** The account's own keywords and confirmation replies (owners only). */
+export const saveOptOutSettingsAction = defineAction(
+  "optouts.settings",
+  z.object({
+    stopKeywords: z.string().max(1000),
+    startKeywords: z.string().max(1000),
+    confirm: z.boolean(),
+    stopReply: z.string().max(1000),
+    startReply: z.string().max(1000),
+  }),
+  async (input, user) => saveOptOutSettings({ accountId: accountIdOf(user), ...input, actor: userActor(user) }),
 );

@@ -1,0 +1,128 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { Field, Input, Textarea, errorFor, submitHandler } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toaster";
+import type { FieldError } from "@/lib/errors";
+import { START_KEYWORDS, STOP_KEYWORDS } from "@/lib/opt-outs/keyword-lists";
+import { saveOptOutSettingsAction } from "./actions";
+
+export type KeywordSettings = { stopKeywords: string[]; startKeywords: string[]; confirm: boolean; stopReply: string; startReply: string };
+
+/** The account's own opt-out keywords and its confirmation replies: owners change them, developers read them. */
+export function KeywordsCard({ settings, canEdit }: { settings: KeywordSettings; canEdit: boolean }) {
+  const router = useRouter();
+  const notify = useToast();
+  const [pending, startTransition] = useTransition();
+  const [fields, setFields] = useState<FieldError[] | undefined>();
+  const [confirm, setConfirm] = useState(settings.confirm);
+
+  function save(form: FormData) {
+    startTransition(async () => {
+      const result = await saveOptOutSettingsAction({
+        stopKeywords: String(form.get("stopKeywords") ?? ""),
+        startKeywords: String(form.get("startKeywords") ?? ""),
+        confirm,
+        stopReply: String(form.get("stopReply") ?? ""),
+        startReply: String(form.get("startReply") ?? ""),
+      });
+      setFields(result.ok ? undefined : result.fields);
+      if (!result.ok) {
+        if (!result.fields) notify("error", result.error);
+        return;
+      }
+      notify("success", "Keywords and replies saved");
+      router.refresh();
+    });
+  }
+
+  return (
+    <Card>
+      <CardHeader
+        title="Keywords and confirmation"
+        description={`A reply to one of your numbers that is only a keyword changes the list: ${[...STOP_KEYWORDS].join(", ")} and your stop words add the sender; ${[...START_KEYWORDS].join(", ")} and your start words remove it. Case, spaces and punctuation around the word do not matter.`}
+      />
+      <CardBody>
+        <form onSubmit={submitHandler(save)} className="space-y-4" data-testid="opt-out-keywords-form">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field
+              id="stop-keywords"
+              label="Your stop words"
+              hint="Letters and digits, 1-20 each, separated by spaces or commas, e.g. MIRA IMA"
+              error={errorFor(fields, "stop_keywords")}
+            >
+              <Input
+                id="stop-keywords"
+                name="stopKeywords"
+                defaultValue={settings.stopKeywords.join(" ")}
+                readOnly={!canEdit}
+                autoComplete="off"
+                invalid={!!errorFor(fields, "stop_keywords")}
+              />
+            </Field>
+            <Field id="start-keywords" label="Your start words" hint="e.g. TANGA" error={errorFor(fields, "start_keywords")}>
+              <Input
+                id="start-keywords"
+                name="startKeywords"
+                defaultValue={settings.startKeywords.join(" ")}
+                readOnly={!canEdit}
+                autoComplete="off"
+                invalid={!!errorFor(fields, "start_keywords")}
+              />
+            </Field>
+          </div>
+          <label className="flex items-start gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              id="confirm-replies"
+              className="mt-0.5 h-4 w-4"
+              checked={confirm}
+              disabled={!canEdit}
+              onChange={(event) => setConfirm(event.target.checked)}
+            />
+            <span>
+              Send a confirmation reply when a keyword changes the list
+              <span className="block text-xs text-slate-500">
+                Sent from the number the keyword came to when it is one of your approved sender ids, else from your first approved sender
+                id; priced and charged like any message (test traffic for the Inbox sandbox), and listed under Messages. The stop
+                confirmation is the only message that goes to a number on the list.
+              </span>
+            </span>
+          </label>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field id="stop-reply" label="Stop confirmation" hint="One SMS at most" error={errorFor(fields, "stop_reply")}>
+              <Textarea
+                id="stop-reply"
+                name="stopReply"
+                rows={3}
+                defaultValue={settings.stopReply}
+                readOnly={!canEdit}
+                invalid={!!errorFor(fields, "stop_reply")}
+              />
+            </Field>
+            <Field id="start-reply" label="Start confirmation" hint="One SMS at most" error={errorFor(fields, "start_reply")}>
+              <Textarea
+                id="start-reply"
+                name="startReply"
+                rows={3}
+                defaultValue={settings.startReply}
+                readOnly={!canEdit}
+                invalid={!!errorFor(fields, "start_reply")}
+              />
+            </Field>
+          </div>
+          {canEdit ? (
+            <Button type="submit" disabled={pending}>
+              Save keywords and replies
+            </Button>
+          ) : (
+            <p className="text-xs text-slate-500">Only the account&apos;s owners change these.</p>
+          )}
+        </form>
+      </CardBody>
+    </Card>
+  );
+}

@@ -1,0 +1,12 @@
+-- CreateTable
+CREATE TABLE "OptOutSettings" (
+    "accountId" TEXT NOT NULL PRIMARY KEY,
+    "stopKeywords" TEXT NOT NULL DEFAULT '',
+    "startKeywords" TEXT NOT NULL DEFAULT '',
+    "confirm" BOOLEAN NOT NULL DEFAULT false,
+    "stopReply" TEXT NOT NULL,
+    "startReply" TEXT NOT NULL,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "OptOutSettings_accountId_fkey" FOREIGN KEY ("accountId") REFERENCES "Account" ("id") ON DELETE RESTRICT ON UPDATE CASCADE
+);
+
