@@ -5,7 +5,7 @@
 // support and admins see any, without the body.
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { csvCell } from "@/lib/messages/messages-csv";
+import { csvLine } from "@/lib/csv";
 import { formatAmount } from "@/lib/money";
 import { carrierName, explainCarrierCode, messageStatusLabel } from "@/lib/messages/vocabulary";
 import type { MessageScope } from "./get-message-detail";
@@ -246,7 +246,7 @@ export async function* bulkRecipientsCsv(id: string, scope: MessageScope): Async
           row.createdAt.toISOString(),
           row.deliveredAt?.toISOString() ?? "",
         ];
-        return `${values.map(csvCell).join(",")}\r\n`;
+        return csvLine(values);
       })
       .join("");
     if (rows.length < TIMELINE_CHUNK) return;

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { db, sql } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/sqlite";
-import { csvCell } from "@/lib/messages/messages-csv";
+import { csvLine } from "@/lib/csv";
 import { formatAmount } from "@/lib/money";
 import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
 
@@ -178,7 +178,7 @@ export async function* ledgerCsv(accountId: string, currency: string, filters: L
           entry.reason,
           entry.actor,
         ];
-        return `${values.map(csvCell).join(",")}\r\n`;
+        return csvLine(values);
       })
       .join("");
     if (entries.length < EXPORT_CHUNK) return;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { dashboardRoute } from "@/lib/dashboard/dashboard-route";
+import { csvDownload } from "@/lib/dashboard/csv-download";
 import { messageReaders, messageScopeOf } from "@/lib/dashboard/message-scope";
 import { bulkRecipientsCsv } from "@/lib/dashboard/get-bulk-report";
 
@@ -13,22 +14,9 @@ export const GET = dashboardRoute(messageReaders, async (_request, user, context
   const lines = bulkRecipientsCsv(id.data, messageScopeOf(user));
   // The first read checks the bulk send is the user's: a 404 before any byte is sent.
   const header = await lines.next();
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (!header.done) controller.enqueue(encoder.encode(header.value));
-    },
-    async pull(controller) {
-      const next = await lines.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
-    },
-  });
-  return new Response(body, {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="tumira-bulk-${id.data.slice(-8)}-recipients.csv"`,
-      "cache-control": "no-store",
-    },
-  });
+  async function* everyLine() {
+    if (!header.done) yield header.value;
+    yield* lines;
+  }
+  return csvDownload(`bulk-${id.data.slice(-8)}-recipients`, everyLine());
 });
