@@ -5,7 +5,6 @@
 // - Fairness: account A queues 20,000, then account B sends 200 single messages over 20 s to the same
 //   carrier; B's time from 202 to the carrier's acceptance.
 // A FIFO queue would make either wait for the backlog ahead of it: minutes at 100 messages/s.
-import { freePort } from "@/tests/helpers/server-process";
 import { createBenchDatabase, type Engine } from "../lib/database";
 import { log, round, type Table } from "../lib/report";
 import type { BenchSettings, ScenarioResult } from "../lib/settings";
@@ -75,7 +74,8 @@ async function measure(settings: BenchSettings, engine: Engine, kind: Kind): Pro
       env: {
         RUN_DISPATCHER: "true",
         SMSC_SIMULATOR: "on",
-        SMSC_SIMULATOR_PORT: String(await freePort()),
+        // Port 0: the embedded simulator takes whatever port is free, so it cannot collide with the server's.
+        SMSC_SIMULATOR_PORT: "0",
         SMSC_SIMULATOR_TPS: CARRIER_TPS,
       },
     });
