@@ -1,8 +1,6 @@
 // Opt-out keywords over real SMPP: a reply of STOP to an account's number puts the sender on the
 // account's opt-out list and START takes it off; the account's webhook endpoints get the inbound
 // message (message.received) and each change (opt_out.changed), signed.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
@@ -11,29 +9,20 @@ import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/b
 import { assignInboundNumber } from "@/lib/inbound/inbound-numbers";
 import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
 import { useTestDatabase } from "../helpers/test-database";
+import { startWebhookReceiver, type ReceivedPost, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { carrierUrls, createSendingAccount, setEnv, startTestSimulator, waitFor, type TestSimulator } from "../helpers/delivery";
 
 useTestDatabase();
 
-type Received = { headers: Record<string, string>; body: string };
-
 let simulator: TestSimulator;
 let services: BackgroundService[] = [];
-let receiver: http.Server;
+let receiver: WebhookReceiver;
 let base: string;
-const received: Received[] = [];
+let received: ReceivedPost[];
 
 beforeAll(async () => {
-  receiver = http.createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => (body += chunk));
-    request.on("end", () => {
-      received.push({ headers: request.headers as Record<string, string>, body });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startWebhookReceiver();
+  ({ base, received } = receiver);
   simulator = await startTestSimulator();
   setEnv({ ...carrierUrls(simulator.port), WEBHOOK_ALLOW_PRIVATE: "true" });
   services = await startDeliveryServices(
@@ -45,8 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopBackgroundServices(services);
   await simulator?.stop();
-  receiver?.closeAllConnections();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.stop();
 });
 
 const SENDER = "+263771112233";

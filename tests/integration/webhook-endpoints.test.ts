@@ -3,8 +3,6 @@
 // process's dispatcher and webhook sender: message.status events of sends without a webhook_url,
 // signed so that standardwebhooks verifies them; two signatures after a rotation; balance.low once
 // per crossing; a URL refused at connect time.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
@@ -17,35 +15,26 @@ import { setLowBalanceThreshold } from "@/lib/webhooks/low-balance";
 import { envelopeSchema } from "@/lib/api/response-schemas";
 import { webhookEndpointSchema, webhookEndpointWithSecretSchema } from "@/lib/api/webhooks/webhook-schemas";
 import { z } from "zod";
+import { startWebhookReceiver, type ReceivedPost, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { expectKitError, seedAccount, useApiServer, type SeededAccount } from "../helpers/api-test-server";
 import { carrierUrls, createSendingAccount, send, setEnv, startTestSimulator, waitFor, type TestSimulator } from "../helpers/delivery";
 
 // The server refuses private addresses, as in production; this process allows them for its local receiver.
 const { api } = useApiServer({ WEBHOOK_ALLOW_PRIVATE: "false" });
 
-type Received = { path: string; headers: Record<string, string>; body: string };
-
 let simulator: TestSimulator;
 let services: BackgroundService[] = [];
-let receiver: http.Server;
+let receiver: WebhookReceiver;
 let base: string;
-const received: Received[] = [];
+let received: ReceivedPost[];
 let acme: SeededAccount;
 let other: SeededAccount;
 
 beforeAll(async () => {
   acme = await seedAccount({ name: "Acme" });
   other = await seedAccount({ name: "Other" });
-  receiver = http.createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => (body += chunk));
-    request.on("end", () => {
-      received.push({ path: request.url ?? "/", headers: request.headers as Record<string, string>, body });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startWebhookReceiver();
+  ({ base, received } = receiver);
   simulator = await startTestSimulator({ dlrDelayMs: 30 });
   setEnv({ ...carrierUrls(simulator.port), WEBHOOK_ALLOW_PRIVATE: "true" });
   services = await startDeliveryServices(
@@ -57,11 +46,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopBackgroundServices(services);
   await simulator?.stop();
-  receiver?.closeAllConnections();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.stop();
 });
 
-function postsTo(path: string): Received[] {
+function postsTo(path: string): ReceivedPost[] {
   return received.filter((post) => post.path === path);
 }
 

@@ -2,8 +2,6 @@
 // shares this process): a local receiver verifies every POST with the standardwebhooks package,
 // sees each event once per successful delivery, gets retries after failures, stops on 410, and a
 // URL on a private address is refused at delivery time when private addresses are not allowed.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
@@ -12,38 +10,32 @@ import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/b
 import { getWebhookSecret, rotateWebhookSecret } from "@/lib/webhooks/webhook-secret";
 import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
 import { useTestDatabase } from "../helpers/test-database";
+import { startWebhookReceiver, type ReceivedPost, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { carrierUrls, createSendingAccount, send, setEnv, startTestSimulator, waitFor, type TestSimulator } from "../helpers/delivery";
 
 useTestDatabase();
 
-type Received = { path: string; headers: Record<string, string>; body: string };
-
 let simulator: TestSimulator;
 let services: BackgroundService[] = [];
-let receiver: http.Server;
+let receiver: WebhookReceiver;
 let base: string;
-const received: Received[] = [];
+let received: ReceivedPost[];
 const failuresLeft = new Map<string, number>([["/flaky", 2]]);
 
 beforeAll(async () => {
-  receiver = http.createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => (body += chunk));
-    request.on("end", () => {
-      const path = request.url ?? "/";
-      received.push({ path, headers: request.headers as Record<string, string>, body });
-      if (path === "/slow") return; // never answers: the sender's timeout ends the attempt
-      if (path === "/gone") return void response.writeHead(410).end();
-      const failures = failuresLeft.get(path) ?? 0;
-      if (failures > 0) {
-        failuresLeft.set(path, failures - 1);
-        return void response.writeHead(500).end("try later");
-      }
-      response.writeHead(204).end();
-    });
+  receiver = await startWebhookReceiver(({ path }, response) => {
+    if (path === "/slow") return true; // never answers: the sender's timeout ends the attempt
+    if (path === "/gone") {
+      response.writeHead(410).end();
+      return true;
+    }
+    const failures = failuresLeft.get(path) ?? 0;
+    if (failures === 0) return false;
+    failuresLeft.set(path, failures - 1);
+    response.writeHead(500).end("try later");
+    return true;
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  ({ base, received } = receiver);
   simulator = await startTestSimulator({ dlrDelayMs: 30 });
   setEnv({ ...carrierUrls(simulator.port), WEBHOOK_ALLOW_PRIVATE: "true" });
   services = await startDeliveryServices(
@@ -55,8 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopBackgroundServices(services);
   await simulator?.stop();
-  receiver?.closeAllConnections();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.stop();
 });
 
 function deliveriesOf(messageIds: string[]) {

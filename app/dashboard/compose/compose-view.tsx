@@ -50,6 +50,19 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
   const segments = body ? segmentMessage(body).segments : 0;
   /** A field's server error no longer applies once the field is edited. */
   const clearField = (name: string) => setFields((current) => current?.filter((field) => field.field !== name));
+  const recipients: RecipientsProps = {
+    from,
+    body,
+    segments,
+    rates,
+    currency,
+    available,
+    fields,
+    onFields: setFields,
+    onClearField: clearField,
+    onSent: () => setBody(""),
+    delivery,
+  };
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
       <div className="space-y-6">
@@ -137,35 +150,7 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
             </Field>
           </CardBody>
         </Card>
-        {mode === "single" ? (
-          <SingleRecipient
-            from={from}
-            body={body}
-            segments={segments}
-            rates={rates}
-            currency={currency}
-            available={available}
-            fields={fields}
-            onFields={setFields}
-            onClearField={clearField}
-            onSent={() => setBody("")}
-            delivery={delivery}
-          />
-        ) : (
-          <BulkRecipients
-            from={from}
-            body={body}
-            segments={segments}
-            rates={rates}
-            currency={currency}
-            available={available}
-            fields={fields}
-            onFields={setFields}
-            onClearField={clearField}
-            onSent={() => setBody("")}
-            delivery={delivery}
-          />
-        )}
+        {mode === "single" ? <SingleRecipient {...recipients} /> : <BulkRecipients {...recipients} />}
       </div>
       <aside className="space-y-4 lg:sticky lg:top-6 lg:self-start">
         <MessageCounter body={body} rates={rates} currency={currency} />
