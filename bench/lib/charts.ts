@@ -188,6 +188,37 @@ function readCharts(read: ScenarioRuns["read"], connections: string): Chart[] {
   ];
 }
 
+function deliveryControlCharts(control: ScenarioRuns["delivery-control"]): Chart[] {
+  if (control.length === 0) return [];
+  type Row = (typeof control)[number]["data"]["rows"][number];
+  const p99Of = (kind: Row["kind"]) => (row: Row) =>
+    row.kind !== kind
+      ? undefined
+      : {
+          key: row.gateway === "kannel" ? "Kannel (sendsms priority=3)" : `Tumira${engineSuffix(row.engine)}`,
+          value: row.p99Seconds,
+          color: engineColor(row.engine),
+        };
+  return [
+    {
+      id: "priority-p99",
+      title: "Priority past a backlog: p99 time to the carrier",
+      description: `20,000 normal messages queued for one carrier paced at 100 messages/s, then 100 high-priority sends over 10 s: the 99th percentile of the time from each one's 202 to the carrier's answer. Kannel with its sendsms priority, bound to the same simulator at the same pace; no bar when its p99 was not reached within a minute. Target: ${benchTargets.priorityP99Seconds} s.`,
+      format: seconds,
+      bars: bars(control, p99Of("priority")),
+      reference: { value: benchTargets.priorityP99Seconds, label: `target ${benchTargets.priorityP99Seconds} s` },
+    },
+    {
+      id: "fairness-p99",
+      title: "Fairness past another account's backlog: p99 time to the carrier",
+      description: `Account A's 20,000 messages queued for one carrier paced at 100 messages/s, then account B's 200 sends over 20 s: the 99th percentile of B's time from 202 to the carrier's answer. Kannel has no means to keep one sender from starving another. Target: ${benchTargets.fairnessP99Seconds} s.`,
+      format: seconds,
+      bars: bars(control, p99Of("fairness")),
+      reference: { value: benchTargets.fairnessP99Seconds, label: `target ${benchTargets.fairnessP99Seconds} s` },
+    },
+  ];
+}
+
 function memoryChart(scenarios: ScenarioRuns): Chart[] {
   const memoryBars: Bar[] = [
     ...bars(scenarios.single, (row) =>
@@ -242,6 +273,7 @@ export function buildCharts(runs: readonly BenchRun[]): Chart[] {
       scenarios.read,
       settingsOf((settings) => settings.connections),
     ),
+    ...deliveryControlCharts(scenarios["delivery-control"]),
     ...memoryChart(scenarios),
   ];
 }

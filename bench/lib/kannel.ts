@@ -47,7 +47,16 @@ async function ensureKannelInstalled(): Promise<void> {
 }
 
 /** Kannel's fake SMSC (its own line protocol, no acknowledgements), or an SMPP SMSC it binds to. */
-export type KannelSmsc = { kind: "fake" } | { kind: "smpp"; port: number; systemId: string; password: string; window: number };
+export type KannelSmsc =
+  | { kind: "fake" }
+  | {
+      kind: "smpp";
+      port: number;
+      systemId: string;
+      password: string;
+      window: number;
+      /** messages/s, as a carrier caps a bind */ throughput?: number;
+    };
 
 function smscConfig(smsc: KannelSmsc, fakePort: number): string {
   if (smsc.kind === "fake") {
@@ -69,7 +78,7 @@ smsc-username = ${smsc.systemId}
 smsc-password = ${smsc.password}
 reconnect-delay = 1
 max-pending-submits = ${smsc.window}
-source-addr-ton = 5
+${smsc.throughput ? `throughput = ${smsc.throughput}\n` : ""}source-addr-ton = 5
 source-addr-npi = 0
 dest-addr-ton = 1
 dest-addr-npi = 1

@@ -66,6 +66,7 @@ export const readRowSchema = z.object({
 });
 
 export const deliveryControlRowSchema = z.object({
+  gateway: z.enum(["tumira", "kannel"]).default("tumira"),
   kind: z.enum(["priority", "fairness"]),
   engine: z.string(),
   messages: z.number(),

@@ -173,7 +173,9 @@ export function checkBenchTargets(scenarios: ScenarioRuns): TargetCheck[] {
     check(`Read p99 ≤ ${benchTargets.readP99Ms} ms`, key, spread, milliseconds, (value) => value <= benchTargets.readP99Ms);
   }
   const controls = (kind: DeliveryControlRow["kind"]) =>
-    spreadsByKey(scenarios["delivery-control"], (row) => (row.kind === kind ? { key: row.engine, value: row.p99Seconds } : undefined));
+    spreadsByKey(scenarios["delivery-control"], (row) =>
+      row.kind === kind && row.gateway === "tumira" ? { key: row.engine, value: row.p99Seconds } : undefined,
+    );
   for (const { key, spread } of controls("priority")) {
     check(
       `High priority past a backlog, p99 ≤ ${benchTargets.priorityP99Seconds} s`,

@@ -5,27 +5,43 @@
 // - Fairness: account A queues 20,000, then account B sends 200 single messages over 20 s to the same
 //   carrier; B's time from 202 to the carrier's acceptance.
 // A FIFO queue would make either wait for the backlog ahead of it: minutes at 100 messages/s.
+// Kannel is measured in the priority case, where it has the means (sendsms `priority`, its queue
+// ordered by it): bound over SMPP to the same simulator at the same pace, its probes' time runs
+// from sendsms's 202 to the delivery report it gives for the carrier's answer (dlr-mask 8). It has
+// no means to keep one sender from starving another, so the fairness case has no Kannel figure.
+import http from "node:http";
 import { createBenchDatabase, type Engine } from "../lib/database";
+import { startKannel } from "../lib/kannel";
 import { log, round, type Table } from "../lib/report";
 import type { BenchSettings, ScenarioResult } from "../lib/settings";
+import { SIMULATOR_BIND, startSimulatorHost } from "../lib/simulator-host";
 import { BENCH_SENDER, BENCH_TEXT, createBenchAccount, startTumira, withSql, type TumiraServer } from "../lib/tumira";
 import { benchTargets } from "../lib/targets";
 import { fromDbTime } from "@/lib/db/sql";
+import { freePort } from "@/tests/helpers/server-process";
 
 const CARRIER_TPS = "100";
 const BACKLOG = 20_000;
 const MAX_BULK = 100_000;
 const TIMEOUT_MS = 5 * 60_000;
+const PROBES = { priority: { count: 100, everyMs: 100 }, fairness: { count: 200, everyMs: 100 } };
+/** Kannel's probes are waited for this long after the last one: a FIFO queue would take minutes. */
+const KANNEL_WAIT_MS = 60_000;
+/** Kannel's highest sendsms priority; the SMPP priority_flag it sets and the order of its queue. */
+const KANNEL_HIGH_PRIORITY = 3;
+/** Delivery report types Kannel calls dlr-url for: 8, the carrier accepted the submit; 16, it refused it. */
+const KANNEL_SUBMIT_REPORTS = { mask: 24, accepted: 8 };
 
 type Kind = "priority" | "fairness";
 
 type DeliveryControlRow = {
+  gateway: "tumira" | "kannel";
   kind: Kind;
-  engine: Engine;
+  engine: Engine | "-";
   messages: number;
-  p50Seconds: number;
-  p99Seconds: number;
-  maxSeconds: number;
+  p50Seconds: number | null;
+  p99Seconds: number | null;
+  maxSeconds: number | null;
   check: string;
 };
 
@@ -58,9 +74,20 @@ async function sendSpread(
   return answeredAt;
 }
 
-function percentile(sorted: number[], fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
+/** Of `count` probes, the latencies of those that arrived; a percentile beyond them is unknown (null). */
+function percentile(sorted: number[], count: number, fraction: number): number | null {
+  const rank = Math.max(1, Math.ceil(fraction * count));
+  return rank <= sorted.length ? sorted[rank - 1] : null;
+}
+
+function latencyFigures(latencies: number[], count: number) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    messages: count,
+    p50Seconds: percentile(sorted, count, 0.5),
+    p99Seconds: percentile(sorted, count, 0.99),
+    maxSeconds: sorted.length === count ? sorted[sorted.length - 1] : null,
+  };
 }
 
 async function measure(settings: BenchSettings, engine: Engine, kind: Kind): Promise<DeliveryControlRow> {
@@ -92,10 +119,8 @@ async function measure(settings: BenchSettings, engine: Engine, kind: Kind): Pro
       await response.text();
       if (response.status !== 202) throw new Error(`delivery-control: the backlog's bulk send answered ${response.status}`);
     }
-    const probes =
-      kind === "priority"
-        ? await sendSpread(server.url, probeAccount.token, 100, 100, { priority: "high" })
-        : await sendSpread(server.url, probeAccount.token, 200, 100, {});
+    const { count, everyMs } = PROBES[kind];
+    const probes = await sendSpread(server.url, probeAccount.token, count, everyMs, kind === "priority" ? { priority: "high" } : {});
     const ids = [...probes.keys()];
     const deadline = Date.now() + TIMEOUT_MS;
     const accepted = await withSql(database, async (sql) => {
@@ -111,15 +136,12 @@ async function measure(settings: BenchSettings, engine: Engine, kind: Kind): Pro
     });
     const latencies = accepted
       .filter((row) => row.status === "success")
-      .map((row) => (fromDbTime(row.finishedAt).getTime() - probes.get(row.id)!) / 1000)
-      .sort((a, b) => a - b);
+      .map((row) => (fromDbTime(row.finishedAt).getTime() - probes.get(row.id)!) / 1000);
     return {
+      gateway: "tumira",
       kind,
       engine,
-      messages: ids.length,
-      p50Seconds: percentile(latencies, 0.5),
-      p99Seconds: percentile(latencies, 0.99),
-      maxSeconds: latencies.length > 0 ? latencies[latencies.length - 1] : Number.NaN,
+      ...latencyFigures(latencies, ids.length),
       check: `${latencies.length} of ${ids.length} accepted by the carrier within ${TIMEOUT_MS / 1000} s`,
     };
   } finally {
@@ -128,26 +150,108 @@ async function measure(settings: BenchSettings, engine: Engine, kind: Kind): Pro
   }
 }
 
+/** Kannel over SMPP to the simulator, both at the carrier's pace: the backlog, then high-priority probes. */
+async function measureKannelPriority(settings: BenchSettings): Promise<DeliveryControlRow> {
+  const reports = await startReportReceiver();
+  const simulatorPort = await freePort();
+  const simulator = await startSimulatorHost(settings, simulatorPort, CARRIER_TPS);
+  const kannel = await startKannel({
+    smsc: { kind: "smpp", port: simulatorPort, ...SIMULATOR_BIND, throughput: Number(CARRIER_TPS) },
+  }).catch(async (error) => {
+    await simulator.stop();
+    throw error;
+  });
+  try {
+    await kannel.waitUntilOnline();
+    log(`delivery-control/priority/kannel: queueing ${BACKLOG} normal messages through sendsms`);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next < BACKLOG) {
+          const msisdn = `26377${String(1_000_000 + next++ * 10 + 9)}`;
+          await kannelSend(kannel.sendsmsUrl + kannel.sendsmsPath.replace("{msisdn}", msisdn));
+        }
+      }),
+    );
+    const { count, everyMs } = PROBES.priority;
+    const answeredAt = new Map<number, number>();
+    const sends: Promise<void>[] = [];
+    for (let probe = 0; probe < count; probe++) {
+      const dlrUrl = `${reports.url}/?probe=${probe}&type=%d`;
+      const path =
+        kannel.sendsmsPath.replace("{msisdn}", `26377${String(8_000_000 + probe * 10 + 9)}`) +
+        `&priority=${KANNEL_HIGH_PRIORITY}&dlr-mask=${KANNEL_SUBMIT_REPORTS.mask}&dlr-url=${encodeURIComponent(dlrUrl)}`;
+      sends.push(kannelSend(kannel.sendsmsUrl + path).then(() => void answeredAt.set(probe, Date.now())));
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+    await Promise.all(sends);
+    const deadline = Date.now() + KANNEL_WAIT_MS;
+    while (reports.acceptedAt.size < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    const latencies = [...reports.acceptedAt].map(([probe, at]) => (at - answeredAt.get(probe)!) / 1000);
+    return {
+      gateway: "kannel",
+      kind: "priority",
+      engine: "-",
+      ...latencyFigures(latencies, count),
+      check: `${latencies.length} of ${count} accepted by the carrier within ${KANNEL_WAIT_MS / 1000} s of the last probe (${reports.refused} refused)`,
+    };
+  } finally {
+    await kannel.stop();
+    await simulator.stop();
+    await reports.stop();
+  }
+}
+
+async function kannelSend(url: string): Promise<void> {
+  const response = await fetch(url);
+  await response.text();
+  if (response.status !== 202) throw new Error(`Kannel sendsms answered ${response.status}`);
+}
+
+/** Takes Kannel's delivery reports (its dlr-url calls): when the carrier's answer to each probe came. */
+async function startReportReceiver() {
+  const acceptedAt = new Map<number, number>();
+  let refused = 0;
+  const server = http.createServer((request, response) => {
+    const query = new URL(request.url ?? "/", "http://reports").searchParams;
+    const probe = Number(query.get("probe"));
+    if (Number(query.get("type")) === KANNEL_SUBMIT_REPORTS.accepted) {
+      if (!acceptedAt.has(probe)) acceptedAt.set(probe, Date.now());
+    } else refused++;
+    response.end("ok");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    acceptedAt,
+    get refused() {
+      return refused;
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 export async function runDeliveryControlScenario(settings: BenchSettings): Promise<ScenarioResult> {
   const rows: DeliveryControlRow[] = [];
   for (const kind of ["priority", "fairness"] as const) {
     for (const engine of settings.engines) rows.push(await measure(settings, engine, kind));
   }
+  rows.push(await measureKannelPriority(settings));
   const table: Table = {
     title: `Delivery control: ${BACKLOG.toLocaleString("en")} normal messages queued for one carrier at ${CARRIER_TPS} messages/s; time from 202 to the carrier's acceptance`,
-    columns: ["scenario", "engine", "messages", "p50 s", "p99 s", "max s"],
+    columns: ["scenario", "gateway", "engine", "messages", "p50 s", "p99 s", "max s"],
     rows: rows.map((row) => [
       row.kind === "priority" ? "100 high-priority sends over 10 s" : "another account's 200 sends over 20 s",
+      row.gateway === "kannel" ? "Kannel 1.4.5 (sendsms priority=3)" : "Tumira",
       row.engine,
       row.messages,
-      round(row.p50Seconds),
-      round(row.p99Seconds),
-      round(row.maxSeconds),
+      ...[row.p50Seconds, row.p99Seconds, row.maxSeconds].map((value) => (value === null ? "not reached" : round(value))),
     ]),
     notes: [
-      ...rows.map((row) => `${row.kind} (${row.engine}): ${row.check}`),
+      ...rows.map((row) => `${row.kind} (${row.gateway === "kannel" ? "Kannel" : row.engine}): ${row.check}`),
       `targets: priority p99 ≤ ${benchTargets.priorityP99Seconds} s; fairness p99 ≤ ${benchTargets.fairnessP99Seconds} s`,
-      "Kannel: not measured here (its sendsms priority field is not compared in this scenario)",
+      "Kannel: timed from sendsms's 202 to its delivery report of the carrier's answer; it has no means to keep one sender from starving another, so fairness has no Kannel figure",
     ],
   };
   return { scenario: "delivery-control", tables: [table], data: { rows } };

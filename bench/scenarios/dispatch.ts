@@ -11,6 +11,7 @@
 import { benchTargets } from "../lib/targets";
 import { createBenchDatabase, type Engine } from "../lib/database";
 import { startKannel, type Kannel, type KannelSmsc } from "../lib/kannel";
+import { SIMULATOR_BIND, startSimulatorHost } from "../lib/simulator-host";
 import { freePort } from "@/tests/helpers/server-process";
 import { log, round, type Table } from "../lib/report";
 import type { BenchSettings, ScenarioResult } from "../lib/settings";
@@ -22,8 +23,6 @@ const POLL_MS = 50;
 const TIMEOUT_MS = 10 * 60_000;
 const MAX_BULK = 100_000;
 const UNCAPPED_TPS = "1000000";
-/** The simulator's credentials for the Econet bind (lib/smpp/carrier-config.ts) and our dispatcher's window. */
-const SIMULATOR_BIND = { systemId: "econet", password: "tumira", window: 50 };
 
 type DispatchRow = {
   gateway: "kannel" | "tumira";
@@ -117,24 +116,6 @@ async function measureKannel(
   }
 }
 
-/** The SMSC simulator alone in a process: an API-only server with the simulator on and no dispatcher. */
-async function startSimulatorHost(settings: BenchSettings, port: number): Promise<{ stop: () => Promise<void> }> {
-  const database = await createBenchDatabase("sqlite", settings.postgresAdminUrl);
-  const host = await startTumira(database, {
-    processes: 1,
-    env: { SMSC_SIMULATOR: "on", SMSC_SIMULATOR_PORT: String(port), SMSC_SIMULATOR_TPS: UNCAPPED_TPS },
-  }).catch(async (error) => {
-    await database.drop();
-    throw error;
-  });
-  return {
-    stop: async () => {
-      await host.stop();
-      await database.drop();
-    },
-  };
-}
-
 async function measureTumira(settings: BenchSettings, engine: Engine, simulatorPort: number): Promise<DispatchRow> {
   const database = await createBenchDatabase(engine, settings.postgresAdminUrl);
   let server: TumiraServer | undefined;
@@ -200,7 +181,7 @@ export async function runDispatchScenario(settings: BenchSettings): Promise<Scen
   // A fresh simulator process per run: one keeps the receipts its last client left unacknowledged and
   // hands them to the next client that binds: a shared one would have each gateway spend its run on
   // the previous run's receipts for ids it does not know.
-  const startSimulator = async () => void (simulator = await startSimulatorHost(settings, simulatorPort));
+  const startSimulator = async () => void (simulator = await startSimulatorHost(settings, simulatorPort, UNCAPPED_TPS));
   const stopSimulator = async () => {
     await simulator?.stop();
     simulator = undefined;

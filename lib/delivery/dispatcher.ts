@@ -46,6 +46,8 @@ export type DispatcherOptions = {
 
 const LINK_STATES: LinkStateName[] = ["bound", "binding", "backing-off", "paused", "down", "stopped"];
 const MAX_CLAIM = 500;
+/** Claims held in memory, at most the carrier's cap sends over this long. */
+const CLAIM_AHEAD_MS = 250;
 /** An idle route's polls back off up to this many times pollMs: an empty claim still scans the queue. */
 const MAX_IDLE_BACKOFF = 4;
 const MAX_WRITE_BATCH = 200;
@@ -123,10 +125,13 @@ export class Dispatcher {
   /**
    * Claims waiting for the carrier, per connection: twice the send window, so the window stays full
    * while the next claim is made, and a claim never waits long here (its lease is running). After a
-   * crash, at most these and the answers not yet written are sent again.
+   * crash, at most these and the answers not yet written are sent again. Never more than the
+   * carrier's cap sends in CLAIM_AHEAD_MS: a claim is in queue order when it is taken, so a message
+   * queued after it (a high-priority one) waits behind at most that much.
    */
   private capacity(connection: CarrierConnection): number {
-    return Math.min(MAX_CLAIM, connection.config.window * 2);
+    const withinCap = Math.max(1, Math.ceil((connection.config.tps * CLAIM_AHEAD_MS) / 1000));
+    return Math.min(MAX_CLAIM, connection.config.window * 2, withinCap);
   }
 
   /**

@@ -5,13 +5,13 @@
 import { getStores } from "@/lib/db/stores";
 import { AppError } from "@/lib/errors";
 import { metrics } from "@/lib/metrics";
-import { operators } from "@/lib/carriers/operators";
+import { operators, type Operator } from "@/lib/carriers/operators";
 import { AcceptedMessage, type AcceptedSend, type PreparedSend, type SendFields, type SendingAccount } from "@/lib/model/sends";
 import type { SendOutcome } from "@/lib/db/stores/types";
 import { timeOrderedUuid } from "@/lib/model/ids";
 import { withoutOptedOut } from "./opt-out-check";
 import { checkLowBalance } from "@/lib/webhooks/low-balance";
-import { takeTurns, TURN_SLOT_MS } from "./queue-turns";
+import { servingTurn, takeTurns, TURN_SLOT_MS } from "./queue-turns";
 
 export { AcceptedMessage, IdempotencyKeyTakenError } from "@/lib/model/sends";
 export type { AcceptedSend, IdempotencyRecord, PreparedSend } from "@/lib/model/sends";
@@ -68,12 +68,18 @@ export function priceSend(send: PreparedSend, account: SendingAccount, now: Date
     expiresAt: expiryOf(send, now),
     charges,
   };
-  const turnOptions = { now: now.getTime(), priority: send.control.priority, sendAt: send.control.sendAt };
-  const next = {
-    econet: counts.econet > 0 ? takeTurns(send.accountId, "econet", send.test, counts.econet, turnOptions) : 0,
-    netone: counts.netone > 0 ? takeTurns(send.accountId, "netone", send.test, counts.netone, turnOptions) : 0,
-    telecel: counts.telecel > 0 ? takeTurns(send.accountId, "telecel", send.test, counts.telecel, turnOptions) : 0,
+  const turnsTo = (operator: Operator): number => {
+    if (counts[operator] === 0) return 0;
+    const at = now.getTime();
+    const { priority, sendAt } = send.control;
+    return takeTurns(send.accountId, operator, send.test, counts[operator], {
+      now: at,
+      priority,
+      sendAt,
+      serving: servingTurn(operator, send.test, at),
+    });
   };
+  const next = { econet: turnsTo("econet"), netone: turnsTo("netone"), telecel: turnsTo("telecel") };
   const messages = sendable.recipients.map((recipient) => {
     const turnAt = next[recipient.operator];
     next[recipient.operator] += TURN_SLOT_MS;

@@ -33,3 +33,6 @@ export type ClaimedWebhookDelivery = {
 
 /** Up to `limit` due webhook deliveries, leased for `leaseMs`. */
 export type WebhookClaim = { limit: number; leaseMs: number; now?: Date };
+
+/** A carrier's queue (live or test) as the turns read it: the latest normal turn claimed, and whether any message waits. */
+export type QueueState = { servingTurn: Date | null; queued: boolean };

@@ -3,7 +3,8 @@
 // over real SMPP; a message whose validity passes in the queue fails EXPIRED and is refunded once,
 // and one handed over carries what is left of its validity to the carrier.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db, sql } from "@/lib/db/client";
+import { toDbTime } from "@/lib/db/sql";
 import { acceptMessages } from "@/lib/messages/accept-messages";
 import { claimMessages, type ClaimedMessage } from "@/lib/delivery/claim-messages";
 import { enqueueScheduledMessages, expireQueuedMessages } from "@/lib/delivery/fail-queued-messages";
@@ -12,6 +13,7 @@ import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/b
 import { AppError } from "@/lib/errors";
 import { pauseCarrier, resumeCarrier } from "@/lib/carriers/carrier-pauses";
 import { readCarrierOverview } from "@/lib/delivery/carrier-links";
+import { servingTurn } from "@/lib/messages/queue-turns";
 import type { Priority } from "@/lib/model/sends";
 import { useTestDatabase } from "../helpers/test-database";
 import {
@@ -59,9 +61,9 @@ function claim(limit: number, now?: Date): Promise<ClaimedMessage[]> {
   return claimMessages({ owner: `claimer-${++owners}`, operator: "econet", test: false, limit, leaseMs: 60_000, now });
 }
 
-// Each test starts with an empty queue: what earlier tests left queued is set aside as sent.
+// Each test starts with an empty queue: what earlier tests left queued or claimed is set aside as sent.
 beforeEach(async () => {
-  await db().message.updateMany({ where: { status: { in: ["created", "enqueued"] } }, data: { status: "success" } });
+  await db().message.updateMany({ where: { status: { in: ["created", "enqueued", "processing"] } }, data: { status: "success" } });
 });
 
 async function refundsOf(messageId: string): Promise<number> {
@@ -94,6 +96,31 @@ describe("priority and fairness in the claim", () => {
     expect(claimed).toHaveLength(400);
     expect(new Set(claimed).size).toBe(400);
     for (const id of few) expect(claimed).toContain(id);
+  });
+
+  it("starts a newcomer at the turn in service when the carrier has fallen behind the clock", async () => {
+    const big = await createSendingAccount(100_000_000n, "Lagging");
+    const small = await createSendingAccount(100_000_000n, "Newcomer");
+    const backlog = await sendWith(big, recipients(300, 5000));
+    // As if the backlog had been queued a minute ago and the carrier had taken only its first 100 since.
+    const queued = await db().message.findMany({ where: { id: { in: backlog } }, select: { id: true, turnAt: true } });
+    for (const message of queued) {
+      await sql().run(`UPDATE "Message" SET "turnAt" = ? WHERE "id" = ?`, [
+        toDbTime(new Date(message.turnAt!.getTime() - 60_000)),
+        message.id,
+      ]);
+    }
+    const inService = await claim(100);
+    const servedTurn = Math.max(
+      ...queued
+        .filter((message) => inService.some((claimed) => claimed.id === message.id))
+        .map((message) => message.turnAt!.getTime() - 60_000),
+    );
+    await waitFor(async () => servingTurn("econet", false, Date.now()) === servedTurn, "the turn in service to be read");
+
+    const [newcomer] = await sendWith(small, ["+263779000021"]);
+    expect((await db().message.findUniqueOrThrow({ where: { id: newcomer } })).turnAt!.getTime()).toBe(servedTurn);
+    expect((await claim(2)).map((message) => message.id)).toContain(newcomer);
   });
 });
 

@@ -177,6 +177,24 @@ describe("DeliveryStore", () => {
     expect(leased.every((message) => message.status === "processing")).toBe(true);
   });
 
+  it("readQueueState: the latest normal turn claimed, and whether anything waits, per carrier and mode", async () => {
+    const accountId = await createSendingAccount();
+    const keyId = await keyOf(accountId, "test");
+    const queue = { operator: "netone", test: true, normalTurnsAfter: new Date(Date.now() - 3_600_000) };
+    expect(await getStores().delivery.readQueueState(queue)).toEqual({ servingTurn: null, queued: false });
+
+    await getStores().messages.commitSends([prepared(accountId, keyId, 3, { test: true }, "netone")], priceSend);
+    expect(await getStores().delivery.readQueueState(queue)).toEqual({ servingTurn: null, queued: true });
+    const claimed = await getStores().delivery.claim({ owner: "store-q", operator: "netone", test: true, limit: 2, leaseMs: 60_000 });
+    const turns = await db().message.findMany({ where: { id: { in: claimed.map((message) => message.id) } }, select: { turnAt: true } });
+    const latest = Math.max(...turns.map((message) => message.turnAt!.getTime()));
+    expect(await getStores().delivery.readQueueState(queue)).toEqual({ servingTurn: new Date(latest), queued: true });
+    expect(await getStores().delivery.readQueueState({ ...queue, test: false })).toMatchObject({ servingTurn: null });
+    expect(await getStores().delivery.readQueueState({ ...queue, normalTurnsAfter: new Date(latest) })).toMatchObject({
+      servingTurn: null,
+    });
+  });
+
   it("recordOutcomes: acceptances land only under the lease; any other batch is the transaction's", async () => {
     const accountId = await createSendingAccount();
     const keyId = await keyOf(accountId);

@@ -3,7 +3,7 @@ import { HIGH_LEAD_MS, takeTurns, TURN_SLOT_MS } from "@/lib/messages/queue-turn
 import { relativeValidityPeriod } from "@/lib/smpp/build-submit-parts";
 
 const NOW = Date.parse("2030-01-01T00:00:00.000Z");
-const normal = { now: NOW, priority: "normal" as const, sendAt: null };
+const normal = { now: NOW, priority: "normal" as const, sendAt: null, serving: null };
 
 describe("queue turns", () => {
   it("puts an account's next send after its own backlog, and another account's first send at now", () => {
@@ -18,6 +18,15 @@ describe("queue turns", () => {
     expect(takeTurns("turns-c", "netone", false, 1, normal)).toBe(NOW);
     expect(takeTurns("turns-c", "econet", true, 1, normal)).toBe(NOW);
     expect(takeTurns("turns-c", "econet", false, 1, { ...normal, now: NOW + 60_000 })).toBe(NOW + 60_000);
+  });
+
+  it("starts a newcomer at the turn being served when the carrier lags behind the clock, and at now when it is ahead", () => {
+    const lagging = { ...normal, now: NOW + 60_000, serving: NOW + 52_000 };
+    takeTurns("turns-f", "econet", false, 20_000, normal);
+    expect(takeTurns("turns-g", "econet", false, 2, lagging)).toBe(NOW + 52_000);
+    expect(takeTurns("turns-g", "econet", false, 1, { ...lagging, serving: NOW + 53_000 })).toBe(NOW + 53_000);
+    expect(takeTurns("turns-f", "econet", false, 1, lagging)).toBe(NOW + 20_000 * TURN_SLOT_MS);
+    expect(takeTurns("turns-h", "econet", false, 1, { ...normal, serving: NOW + 90_000 })).toBe(NOW);
   });
 
   it("puts high priority before any normal turn, and a scheduled send at its time without moving the account's turns", () => {

@@ -4,7 +4,7 @@
 import type { AppError } from "@/lib/errors";
 import type { MessageStatus } from "@/lib/model/message-status";
 import type { AcceptedSend, IdempotencyKeyTakenError, PreparedSend, PriceSend } from "@/lib/model/sends";
-import type { ClaimedMessage, ClaimedWebhookDelivery, MessageClaim, WebhookClaim } from "@/lib/model/queue";
+import type { ClaimedMessage, ClaimedWebhookDelivery, MessageClaim, QueueState, WebhookClaim } from "@/lib/model/queue";
 import type { SqlExecutor } from "@/lib/db/sql";
 
 /** A read of one message by id, on behalf of an API key. */
@@ -80,6 +80,8 @@ export interface DeliveryStore {
   holdMessages(tx: SqlExecutor, messageIds: string[]): Promise<void>;
   /** Moves due messages of one carrier to processing, leased to the claim's owner. */
   claim(claim: MessageClaim): Promise<ClaimedMessage[]>;
+  /** Where a carrier's queue stands, for the turns of new messages (lib/messages/queue-turns.ts). */
+  readQueueState(queue: { operator: string; test: boolean; normalTurnsAfter: Date }): Promise<QueueState>;
   /**
    * Records a batch of carrier answers. `acceptances`: the batch when every answer is an acceptance
    * of a message without a webhook, else null. The engine records such a batch its fastest way and

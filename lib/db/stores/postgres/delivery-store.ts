@@ -11,7 +11,7 @@ import { SQL_STATUS } from "@/lib/model/message-status";
 import { toDbTime, type Sql } from "@/lib/db/sql";
 import { inList } from "@/lib/db/batch-lists";
 import type { CarrierAcceptance, DeliveredMessage, DeliveryStore, PlainPartChange, WebhookStore } from "../types";
-import { claimMessages, claimWebhookDeliveries, type ClaimClauses } from "../shared/claims";
+import { claimMessages, claimWebhookDeliveries, readQueueState, type ClaimClauses } from "../shared/claims";
 
 const POSTGRES_CLAIMS: ClaimClauses = {
   chooseOnce: "MATERIALIZED ",
@@ -23,6 +23,7 @@ const POSTGRES_WEBHOOK_CLAIMS: ClaimClauses = { chooseOnce: "MATERIALIZED ", loc
 export function postgresDeliveryStore(database: Sql): DeliveryStore {
   return {
     claim: (claim) => claimMessages(database, POSTGRES_CLAIMS, claim),
+    readQueueState: (queue) => readQueueState(database, queue),
     async holdMessages(tx, messageIds) {
       const ids = inList([...new Set(messageIds)].sort());
       await tx.run(`SELECT "id" FROM "Message" WHERE "id" IN ${ids.text} ORDER BY "id" FOR UPDATE`, ids.params);

@@ -3,7 +3,7 @@
 // the UPDATE checks the status again.
 import { fromDbTimeOrNull, toDbTime, type Sql } from "@/lib/db/sql";
 import { SQL_STATUS } from "@/lib/model/message-status";
-import type { ClaimedMessage, ClaimedWebhookDelivery, MessageClaim, WebhookClaim } from "@/lib/model/queue";
+import type { ClaimedMessage, ClaimedWebhookDelivery, MessageClaim, QueueState, WebhookClaim } from "@/lib/model/queue";
 
 export type ClaimClauses = {
   /**
@@ -83,4 +83,19 @@ export async function claimWebhookDeliveries(database: Sql, clauses: ClaimClause
     { leaseUntil: toDbTime(new Date(now.getTime() + claim.leaseMs)), now: at, limit: claim.limit },
   );
   return rows.map((row) => ({ ...row, attempts: Number(row.attempts) }));
+}
+
+/** Index seeks on the claim index: its last claimed normal turn, and its first queued row. */
+export async function readQueueState(
+  database: Sql,
+  queue: { operator: string; test: boolean; normalTurnsAfter: Date },
+): Promise<QueueState> {
+  const row = await database.get<{ serving: unknown; queued: unknown }>(
+    `SELECT
+       (SELECT MAX("turnAt") FROM "Message"
+        WHERE "status" = ${SQL_STATUS.processing} AND "operator" = :operator AND "test" = :test AND "turnAt" > :after) AS "serving",
+       EXISTS (SELECT 1 FROM "Message" WHERE "status" = ${SQL_STATUS.enqueued} AND "operator" = :operator AND "test" = :test) AS "queued"`,
+    { operator: queue.operator, test: queue.test, after: toDbTime(queue.normalTurnsAfter) },
+  );
+  return { servingTurn: fromDbTimeOrNull(row?.serving), queued: row?.queued === true || row?.queued === 1 };
 }

@@ -4,7 +4,7 @@
 // Answers and receipts are written in a transaction: its statements cost no round trip.
 import type { Sql } from "@/lib/db/sql";
 import type { DeliveryStore, WebhookStore } from "../types";
-import { claimMessages, claimWebhookDeliveries, type ClaimClauses } from "../shared/claims";
+import { claimMessages, claimWebhookDeliveries, readQueueState, type ClaimClauses } from "../shared/claims";
 
 const SQLITE_CLAIMS: ClaimClauses = { chooseOnce: "", lockDue: "", stillDue: "" };
 /**
@@ -19,6 +19,7 @@ const SQLITE_MESSAGE_CLAIMS: ClaimClauses = {
 export function sqliteDeliveryStore(database: Sql): DeliveryStore {
   return {
     claim: (claim) => claimMessages(database, SQLITE_MESSAGE_CLAIMS, claim),
+    readQueueState: (queue) => readQueueState(database, queue),
     // The one writer already orders every transaction.
     holdMessages: async () => undefined,
     recordOutcomes: (_acceptances, _now, inTransaction) => database.transaction(inTransaction),
