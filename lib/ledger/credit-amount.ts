@@ -25,7 +25,11 @@ export const creditAmountSchema = z.string().transform((text, ctx) => {
 /** A top-up request as the owner fills it in. */
 export const topUpRequestSchema = z.object({
   amount: creditAmountSchema,
-  reference: z.string().trim().min(3, "give the payment's reference, e.g. the bank transfer reference").max(100, "must be at most 100 characters"),
+  reference: z
+    .string()
+    .trim()
+    .min(3, "give the payment's reference, e.g. the bank transfer reference")
+    .max(100, "must be at most 100 characters"),
   note: z.string().trim().max(300, "must be at most 300 characters").default(""),
 });
 

@@ -17,6 +17,9 @@ import { formatMoney } from "@/lib/money";
 import { buttonClass } from "@/components/ui/button";
 import { Stat } from "@/components/stat";
 import { Time } from "@/components/time";
+import { can } from "@/lib/auth/permissions";
+import { listAccountTopUps } from "@/lib/ledger/top-up-requests";
+import { TopUpCard } from "./top-up-card";
 
 export const metadata: Metadata = { title: "Balance" };
 
@@ -74,7 +77,11 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
   const user = await requireAccountPage("account.view");
   const params = paramsOf(await searchParams);
   const { filters, problems } = parseLedgerFilters(params);
-  const [balance, ledger] = await Promise.all([getBalance(user.accountId), listLedger(user.accountId, filters)]);
+  const [balance, ledger, topUps] = await Promise.all([
+    getBalance(user.accountId),
+    listLedger(user.accountId, filters),
+    listAccountTopUps(user.accountId),
+  ]);
   return (
     <>
       <PageHeader
@@ -96,6 +103,21 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
         />
         <Stat label="Currency" value={balance.currency} hint="Credits are added by Tumira staff" />
       </div>
+      <TopUpCard
+        currency={balance.currency}
+        canRequest={can(user.role, "balance.request")}
+        requests={topUps.map((request) => ({
+          id: request.id,
+          amount: request.amount.toString(),
+          currency: request.currency,
+          reference: request.reference,
+          note: request.note,
+          state: request.state,
+          decidedAt: request.decidedAt?.toISOString() ?? null,
+          declineReason: request.declineReason,
+          createdAt: request.createdAt.toISOString(),
+        }))}
+      />
       <Card>
         <CardHeader
           title="Ledger"
