@@ -25,10 +25,13 @@ export function Sidebar({
   sections,
   user,
   accountName,
+  modeSwitch,
 }: {
   sections: NavSection[];
   user: { email: string; role: string };
   accountName: string;
+  /** The test data toggle, for account users. */
+  modeSwitch?: React.ReactNode;
 }) {
   const pathname = usePathname();
   const [open, setOpen] = useState(false);
@@ -136,6 +139,7 @@ export function Sidebar({
             <p className="truncate text-sm font-medium text-slate-900" data-testid="account-name">
               {accountName}
             </p>
+            {modeSwitch}
           </div>
           {nav}
           {account}
