@@ -22,6 +22,9 @@ CREATE INDEX "TopUpRequest_accountId_createdAt_idx" ON "TopUpRequest"("accountId
 -- CreateIndex
 CREATE INDEX "TopUpRequest_state_createdAt_idx" ON "TopUpRequest"("state", "createdAt");
 
+-- CreateIndex
+CREATE INDEX "Message_senderId_createdAt_id_idx" ON "Message"("senderId", "createdAt", "id");
+
 -- AddForeignKey
 ALTER TABLE "TopUpRequest" ADD CONSTRAINT "TopUpRequest_accountId_fkey" FOREIGN KEY ("accountId") REFERENCES "Account"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
