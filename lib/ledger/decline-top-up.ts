@@ -1,7 +1,7 @@
 import { sql } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { declineReasonSchema } from "./credit-amount";
+import { declineReasonSchema } from "./credit-schemas";
 import { findTopUp, settleTopUp } from "./top-up-requests";
 
 /** Turns a pending request down with a reason the owner reads on the Balance page; nothing is credited. */

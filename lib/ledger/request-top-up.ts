@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { fieldErrorsOf, topUpRequestSchema } from "./credit-amount";
+import { fieldErrorsOf, topUpRequestSchema } from "./credit-schemas";
 
 /** An owner asks for a top-up: amount (as typed), the payment's reference and an optional note. */
 export async function requestTopUp(input: { accountId: string; amount: string; reference: string; note?: string; actor: string }) {

@@ -1,6 +1,6 @@
 // The credit form's rules, checked in the browser before the confirmation step and again by the action.
 import { z } from "zod";
-import { creditAmountSchema } from "@/lib/ledger/credit-amount";
+import { creditAmountSchema } from "@/lib/ledger/credit-schemas";
 
 export const creditBalanceSchema = z.object({
   accountId: z.uuid(),

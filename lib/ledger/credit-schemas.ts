@@ -1,4 +1,4 @@
-// The amount of a credit or of a top-up request, as typed: positive, at most four decimals, at most
+// The forms of credits and top-up requests, as typed. An amount is positive, at most four decimals, at most
 // the balance ceiling. Free of storage, so forms check it in the browser before the server does.
 import { z } from "zod";
 import { MAX_BALANCE, formatAmount, parseAmount } from "@/lib/money";
