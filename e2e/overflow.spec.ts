@@ -76,6 +76,14 @@ test("no page scrolls sideways at 390 px or 1440 px with long names, emails and 
   expect(sent.status()).toBe(202);
   const messageId = ((await sent.json()) as { id: string }).id;
 
+  // A pending top-up request with the longest reference, unbroken, on the balance page and the admins' queue.
+  await page.goto("/dashboard/billing");
+  await page.getByLabel(/^Amount/).fill("123456789.1234");
+  await page.getByLabel("Payment reference").fill(`FNB${"7".repeat(97)}`);
+  await page.getByLabel("Note (optional)").fill("Transfer-from-the-Harare-head-office-account-".repeat(3));
+  await page.getByRole("button", { name: "Request top-up" }).click();
+  await expect(page.getByTestId("top-up-row").first().getByTestId("top-up-state")).toHaveText("Pending");
+
   const problems: string[] = [];
   const ownerPages: [string, string][] = [
     ["/dashboard", "overview"],
@@ -111,6 +119,8 @@ test("no page scrolls sideways at 390 px or 1440 px with long names, emails and 
     ["/dashboard/admin", "admin"],
     ["/dashboard/support", "support"],
     [`/dashboard/support?q=${messageId.slice(0, 8)}`, "support-lookup"],
+    ["/dashboard/support?sender=E2E", "support-sender"],
+    ["/dashboard/top-ups", "top-ups"],
     [`/dashboard/messages/${messageId}`, "message-detail-platform"],
   ];
   for (const [path, name] of adminPages) problems.push(...(await overflowAt(adminPage, path, name)));

@@ -36,3 +36,37 @@ test("support finds another account's message by id, read-only, and cannot send"
   expect(send.status()).toBe(403);
   expect((await page.request.get("/api/dashboard/messages")).status()).toBe(403);
 });
+
+test("support looks up a sender id within dates and sees the owners to contact, never the body", async ({ page }) => {
+  const { support } = fixtures();
+  await signIn(page, support);
+  const today = new Date().toISOString().slice(0, 10);
+  await page.getByLabel("Sender id").fill("OTHER");
+  await page.getByLabel("From", { exact: true }).fill(today);
+  await page.getByLabel("To", { exact: true }).fill(today);
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/sender=OTHER/);
+  const rows = page.getByTestId("lookup-row");
+  await expect(rows.first()).toBeVisible();
+  for (const row of await rows.all()) {
+    await expect(row.getByTestId("lookup-sender")).toHaveText("OTHER");
+    await expect(row.getByTestId("lookup-owners")).toContainText("owner@other.tumira.test");
+  }
+  await expect(page.getByText("Your parcel is ready for collection")).toHaveCount(0);
+  for (const size of [
+    { width: 390, height: 844 },
+    { width: 1440, height: 900 },
+  ]) {
+    await page.setViewportSize(size);
+    await page.reload();
+    await page.waitForLoadState("networkidle");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await snap(page, `support-lookup-sender-${size.width}`);
+  }
+
+  // A day before the message: nothing; dates alone are refused, named.
+  await page.goto(`/dashboard/support?sender=OTHER&until=2020-01-01`);
+  await expect(page.getByTestId("lookup-row")).toHaveCount(0);
+  await page.goto(`/dashboard/support?since=${today}`);
+  await expect(page.getByTestId("filter-problems")).toContainText("add a message id, a phone number or a sender id");
+});

@@ -5,6 +5,9 @@ import { Sidebar, type NavItem, type NavSection } from "@/components/dashboard/s
 import { Providers } from "@/components/providers";
 import { CarrierAlertBanners } from "@/components/dashboard/carrier-alert-banners";
 import { listCarrierAlerts } from "@/lib/dashboard/carrier-alerts";
+import { countPendingTopUps } from "@/lib/ledger/top-up-requests";
+import { getViewMode } from "@/lib/dashboard/view-mode";
+import { TestDataBanner, ViewModeSwitch } from "./view-mode-switch";
 
 export const dynamic = "force-dynamic";
 
@@ -30,15 +33,20 @@ const platformNav: (NavItem & { permission: Permission })[] = [
   { href: "/dashboard/support", label: "Message lookup", icon: "search", permission: "platform.lookup" },
   { href: "/dashboard/inbox", label: "Inbound", icon: "inbox", permission: "platform.inbound" },
   { href: "/dashboard/admin", label: "Accounts", icon: "building", permission: "platform.accounts" },
+  { href: "/dashboard/top-ups", label: "Top-up requests", icon: "wallet", permission: "balance.credit" },
   { href: "/dashboard/carriers", label: "Carriers", icon: "signal", permission: "carriers.view" },
 ];
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const user = (await getSessionUser()) ?? (await redirectToSignIn());
   const alerts = can(user.role, "carriers.view") ? await listCarrierAlerts() : null;
+  const mode = user.accountId && can(user.role, "account.view") ? await getViewMode() : null;
+  const pendingTopUps = can(user.role, "balance.credit") ? await countPendingTopUps() : 0;
   const account = user.accountId ? await db().account.findUnique({ where: { id: user.accountId }, select: { name: true } }) : null;
   const allowed = (items: (NavItem & { permission: Permission })[]) =>
-    items.filter((item) => can(user.role, item.permission)).map(({ href, label, icon }) => ({ href, label, icon }));
+    items
+      .filter((item) => can(user.role, item.permission))
+      .map(({ href, label, icon }) => ({ href, label, icon, badge: href === "/dashboard/top-ups" ? pendingTopUps : undefined }));
   const sections: NavSection[] = [
     { title: "Messaging", items: allowed(accountNav) },
     { title: "Developers", items: allowed(developerNav) },
@@ -48,10 +56,16 @@ export default async function DashboardLayout({ children }: { children: React.Re
   return (
     <Providers>
       <div className="min-h-screen lg:flex">
-        <Sidebar sections={sections} user={{ email: user.email, role: user.role }} accountName={account?.name ?? "Tumira platform"} />
+        <Sidebar
+          sections={sections}
+          user={{ email: user.email, role: user.role }}
+          accountName={account?.name ?? "Tumira platform"}
+          modeSwitch={mode && <ViewModeSwitch mode={mode} className="mt-2" />}
+        />
         <main className="min-w-0 flex-1">
           <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
             {alerts && <CarrierAlertBanners initial={alerts} />}
+            {mode === "test" && <TestDataBanner />}
             {children}
           </div>
         </main>

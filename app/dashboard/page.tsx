@@ -6,6 +6,7 @@ import { can } from "@/lib/auth/permissions";
 import { getBalance } from "@/lib/ledger/get-balance";
 import { getAccountStats } from "@/lib/dashboard/get-account-stats";
 import { listMessages } from "@/lib/dashboard/list-messages";
+import { getViewMode } from "@/lib/dashboard/view-mode";
 import { PageHeader } from "@/components/ui/page-header";
 import { ButtonLink } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
@@ -24,10 +25,11 @@ export default async function OverviewPage() {
   const session = await getSessionUser();
   if (session && can(session.role, "platform.lookup")) redirect("/dashboard/support");
   const user = await requireAccountPage("account.view");
+  const mode = await getViewMode();
   const [balance, stats, recent] = await Promise.all([
     getBalance(user.accountId),
-    getAccountStats(user.accountId),
-    listMessages(user.accountId, {}),
+    getAccountStats(user.accountId, mode),
+    listMessages(user.accountId, {}, mode),
   ]);
   const finished = stats.carriers.reduce((total, carrier) => total + carrier.final, 0);
   const rate = finished === 0 ? null : (stats.totals.delivered / finished) * 100;
@@ -60,7 +62,11 @@ export default async function OverviewPage() {
         />
         <Stat label="Messages, 14 days" value={stats.totals.messages.toLocaleString("en")} />
         <Stat label="Delivery rate" value={rate === null ? "—" : `${rate.toFixed(1)}%`} hint="Delivered out of finished messages" />
-        <Stat label="Spend, 14 days" value={<Money value={stats.totals.spend} currency={balance.currency} />} />
+        <Stat
+          label="Spend, 14 days"
+          value={<Money value={stats.totals.spend} currency={balance.currency} />}
+          hint={mode === "test" ? "Test messages are priced but never charged" : undefined}
+        />
       </div>
       <OverviewCharts
         currency={balance.currency}

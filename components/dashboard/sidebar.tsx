@@ -7,7 +7,8 @@ import { signOut } from "next-auth/react";
 import { cn } from "@/components/ui/cn";
 import { Icon, type IconName } from "./icons";
 
-export type NavItem = { href: string; label: string; icon: IconName };
+/** badge: a count shown beside the label when above zero (work waiting there). */
+export type NavItem = { href: string; label: string; icon: IconName; badge?: number };
 export type NavSection = { title: string; items: NavItem[] };
 
 function isActive(pathname: string, href: string): boolean {
@@ -24,10 +25,13 @@ export function Sidebar({
   sections,
   user,
   accountName,
+  modeSwitch,
 }: {
   sections: NavSection[];
   user: { email: string; role: string };
   accountName: string;
+  /** The test data toggle, for account users. */
+  modeSwitch?: React.ReactNode;
 }) {
   const pathname = usePathname();
   const [open, setOpen] = useState(false);
@@ -51,7 +55,16 @@ export function Sidebar({
                     )}
                   >
                     <Icon name={item.icon} className={cn("h-4 w-4", active ? "text-brand-600" : "text-slate-400")} />
-                    {item.label}
+                    <span className="min-w-0 flex-1 truncate">{item.label}</span>
+                    {item.badge ? (
+                      <span
+                        className="rounded-full bg-amber-100 px-1.5 py-0.5 text-[11px] font-semibold text-amber-800 tabular-nums"
+                        data-testid="nav-badge"
+                        aria-label={`${item.badge} pending`}
+                      >
+                        {item.badge}
+                      </span>
+                    ) : null}
                   </Link>
                 </li>
               );
@@ -126,6 +139,7 @@ export function Sidebar({
             <p className="truncate text-sm font-medium text-slate-900" data-testid="account-name">
               {accountName}
             </p>
+            {modeSwitch}
           </div>
           {nav}
           {account}

@@ -34,7 +34,10 @@ export const permissions = {
   "carriers.view": ["support", "admin"],
   "carriers.manage": ["admin"],
   "senders.approve": ["admin"],
+  /** Credit balances, reverse credits, approve and decline top-up requests. */
   "balance.credit": ["admin"],
+  /** Ask for a balance top-up and cancel a pending request; developers only read them. */
+  "balance.request": ["owner"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissions;

@@ -4,6 +4,7 @@
 import { sql } from "@/lib/db/client";
 import { dayOfColumn, toDbTime } from "@/lib/db/sql";
 import { operators, type Operator } from "@/lib/carriers/operators";
+import { isTestView, type ViewMode } from "./view-mode";
 
 export const STATS_DAYS = 14;
 
@@ -22,7 +23,11 @@ function lastDays(now: Date): string[] {
   );
 }
 
-export async function getAccountStats(accountId: string, now = new Date()): Promise<AccountStats> {
+/**
+ * The view's figures: live or test-key messages. Spend is the ledger's holds net of releases, and
+ * test-key messages are never charged, so the test view's spend is zero.
+ */
+export async function getAccountStats(accountId: string, mode: ViewMode, now = new Date()): Promise<AccountStats> {
   const days = lastDays(now);
   const since = toDbTime(new Date(`${days[0]}T00:00:00Z`));
   const outcome = `CASE WHEN "status" = 'failed' THEN 'failed' WHEN "deliveredAt" IS NOT NULL THEN 'delivered' WHEN "status" = 'success' THEN 'sent' ELSE 'inFlight' END`;
@@ -31,14 +36,16 @@ export async function getAccountStats(accountId: string, now = new Date()): Prom
       `SELECT ${dayOf(`"createdAt"`)} AS "day", "operator", ${outcome} AS "outcome", COUNT(*) AS "count"
        FROM "Message" WHERE "accountId" = ? AND "createdAt" >= ? AND "test" = ?
        GROUP BY ${dayOf(`"createdAt"`)}, "operator", ${outcome}`,
-      [accountId, since, false],
+      [accountId, since, isTestView(mode)],
     ),
-    sql().all<{ day: string; spent: number | string }>(
-      `SELECT ${dayOf(`"createdAt"`)} AS "day", -SUM("amount") AS "spent"
+    isTestView(mode)
+      ? []
+      : sql().all<{ day: string; spent: number | string }>(
+          `SELECT ${dayOf(`"createdAt"`)} AS "day", -SUM("amount") AS "spent"
        FROM "LedgerEntry" WHERE "accountId" = ? AND "createdAt" >= ? AND "kind" IN ('hold', 'release')
        GROUP BY ${dayOf(`"createdAt"`)}`,
-      [accountId, since],
-    ),
+          [accountId, since],
+        ),
   ]);
   const byDay = new Map(days.map((day) => [day, { day, delivered: 0, sent: 0, failed: 0, inFlight: 0, spend: 0n } as DayStats]));
   const carriers = new Map(operators.map((operator) => [operator, { operator, delivered: 0, final: 0 } as CarrierStats]));

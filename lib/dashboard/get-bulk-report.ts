@@ -59,9 +59,8 @@ function failureCode(text: string): string {
 }
 
 async function findBulk(id: string, scope: MessageScope) {
-  const accountId = "accountId" in scope ? scope.accountId : undefined;
   const bulk = await db().bulkSend.findFirst({
-    where: { id, ...(accountId ? { accountId } : {}) },
+    where: { id, ...("accountId" in scope ? { accountId: scope.accountId, test: scope.test } : {}) },
     include: { account: { select: { currency: true } } },
   });
   if (!bulk) throw AppError.notFound("Bulk send");

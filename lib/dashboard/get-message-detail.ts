@@ -8,14 +8,15 @@ import { serializeSms } from "@/lib/messages/serialize-sms";
 import { buildMessageTimeline } from "@/lib/messages/message-timeline";
 import { messageDetailSchema, type MessageDetail } from "./message-schemas";
 
-export type MessageScope = { accountId: string } | { platform: true };
+/** An account user's messages of one view (test-key or live), or platform staff's: any. */
+export type MessageScope = { accountId: string; test: boolean } | { platform: true };
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 export async function getMessageDetail(id: string, scope: MessageScope): Promise<MessageDetail> {
   const accountId = "accountId" in scope ? scope.accountId : undefined;
   const message = await db().message.findFirst({
-    where: { id, ...(accountId ? { accountId } : {}) },
+    where: { id, ...("accountId" in scope ? { accountId: scope.accountId, test: scope.test } : {}) },
     include: {
       account: { select: { id: true, name: true } },
       events: { orderBy: { id: "asc" } },

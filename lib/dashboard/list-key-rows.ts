@@ -2,6 +2,7 @@
 // for a rolled key, the key that replaced it (from the key.rolled audit event).
 import { db } from "@/lib/db/client";
 import { isKeyActive } from "@/lib/keys/list-api-keys";
+import type { ViewMode } from "./view-mode";
 
 export type KeyRow = {
   id: string;
@@ -27,9 +28,10 @@ function describeActor(actor: string | null, emails: Map<string, string>, keyNam
   return "Tumira";
 }
 
-export async function listKeyRows(accountId: string): Promise<KeyRow[]> {
+/** The account's keys of one view: live keys, or test keys. */
+export async function listKeyRows(accountId: string, mode: ViewMode): Promise<KeyRow[]> {
   const [keys, users, rolls] = await Promise.all([
-    db().apiKey.findMany({ where: { accountId }, orderBy: [{ createdAt: "desc" }, { id: "asc" }] }),
+    db().apiKey.findMany({ where: { accountId, mode }, orderBy: [{ createdAt: "desc" }, { id: "asc" }] }),
     db().user.findMany({ where: { accountId }, select: { id: true, email: true } }),
     db().auditEvent.findMany({ where: { accountId, action: "key.rolled" }, select: { targetId: true, data: true } }),
   ]);

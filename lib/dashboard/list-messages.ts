@@ -12,6 +12,7 @@ import type { Role } from "@/lib/users/roles";
 import type { FieldError } from "@/lib/errors";
 import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
 import { messagePageSchema, type MessagePage } from "./message-schemas";
+import { isTestView, type ViewMode } from "./view-mode";
 
 export const MESSAGE_PAGE_SIZE = 50;
 const PREVIEW_LENGTH = 80;
@@ -100,11 +101,12 @@ export function parseMessageFilters(
   return { filters, problems: [...parsed.problems, refused] };
 }
 
-/** The domain's search of the account's messages, test and live alike, by these filters. */
-export function messageSearchOf(accountId: string, filters: MessageFilters): MessageSearch {
+/** The domain's search of the account's messages of one view (test-key messages or live ones) by these filters. */
+export function messageSearchOf(accountId: string, filters: MessageFilters, mode: ViewMode): MessageSearch {
   const created = dayRange(filters.since, filters.until);
   return {
     accountId,
+    test: isTestView(mode),
     idPart: filters.id,
     status: filters.status,
     operator: filters.operator,
@@ -125,8 +127,8 @@ export function normaliseRecipient(text: string): string {
   return parsed.ok ? parsed.recipient.to : text.trim();
 }
 
-export async function listMessages(accountId: string, filters: MessageFilters): Promise<MessagePage> {
-  const page = await searchMessages(messageSearchOf(accountId, filters), MESSAGE_PAGE_SIZE, decodeCursor(filters.cursor));
+export async function listMessages(accountId: string, filters: MessageFilters, mode: ViewMode): Promise<MessagePage> {
+  const page = await searchMessages(messageSearchOf(accountId, filters, mode), MESSAGE_PAGE_SIZE, decodeCursor(filters.cursor));
   return messagePageSchema.parse({
     rows: page.rows.map((row) => ({
       id: row.id,

@@ -1,44 +1,86 @@
-// Support lookup: find messages by id, id prefix or recipient across every account, newest first,
-// with the account each belongs to, a page at a time. Read-only and without bodies (customer
-// content stays with the customer).
+// Support lookup: find messages across every account by message id or id prefix, recipient number,
+// sender id and a date range, newest first, a page at a time (a next-page link, never a silent cap),
+// each with its account and the account owners' contact, so support can follow up. Read-only and
+// without bodies (customer content stays with the customer).
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { parseMsisdn } from "@/lib/messages/msisdn";
+import type { FieldError } from "@/lib/errors";
+import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
 import { decodeCursor, encodeCursor, messageIdParam, messageIdWhere } from "./list-messages";
 
 export const LOOKUP_PAGE_SIZE = 50;
 
-export const lookupQuerySchema = z.string().trim().min(3, "type a message id or a phone number").max(64);
-
-export type LookupRow = {
-  id: string;
-  accountId: string;
-  accountName: string;
-  to: string;
-  senderId: string;
-  operator: string;
-  status: string;
-  createdAt: Date;
-  deliveredAt: Date | null;
-};
-
-export type LookupPage = { rows: LookupRow[]; nextCursor: string | null };
-
 /** A phone number in any written form, else a message id or id prefix; null when the text is neither. */
-function lookupWhere(text: string) {
+function idOrPhoneWhere(text: string) {
   const phone = parseMsisdn(text);
   if (phone.ok) return { to: phone.recipient.to };
   const id = messageIdParam.safeParse(text);
   return id.success ? messageIdWhere(id.data) : null;
 }
 
-export async function lookupMessages(query: string, cursorText?: string): Promise<LookupPage> {
-  const where = lookupWhere(lookupQuerySchema.parse(query));
-  if (!where) return { rows: [], nextCursor: null };
-  const cursor = decodeCursor(cursorText);
+const lookupFields = {
+  q: z
+    .string()
+    .trim()
+    .min(3, "type a message id, at least 3 of its characters, or a phone number")
+    .max(64, "at most 64 characters")
+    .refine((text) => idOrPhoneWhere(text) !== null, "not a message id or a phone number"),
+  sender: z.string().trim().min(1).max(15, "at most 15 characters"),
+  since: dayParam,
+  until: dayParam,
+  cursor: z
+    .string()
+    .max(200)
+    .refine((text) => decodeCursor(text) !== null, "this page link is not valid; start from the first page"),
+};
+
+const lookupLabels = { q: "Message id or phone number", sender: "Sender id", since: "From", until: "To", cursor: "Page" };
+
+export type LookupFilters = ParsedFilters<typeof lookupFields>["filters"];
+
+/** The lookup's filters from a URL; a search needs a message id, a number or a sender id (the dates narrow it). */
+export function parseLookupFilters(params: Record<string, string | undefined>): ParsedFilters<typeof lookupFields> & { ready: boolean } {
+  const parsed = parseFilters(lookupFields, lookupLabels, params);
+  const ready = parsed.problems.length === 0 && (parsed.filters.q !== undefined || parsed.filters.sender !== undefined);
+  const onlyDates = parsed.problems.length === 0 && !ready && (parsed.filters.since || parsed.filters.until);
+  const missing: FieldError[] = onlyDates
+    ? [{ field: "q", description: "Search: add a message id, a phone number or a sender id to the dates" }]
+    : [];
+  return { ...parsed, problems: [...parsed.problems, ...missing], ready };
+}
+
+export type OwnerContact = { name: string | null; email: string };
+
+export type LookupRow = {
+  id: string;
+  accountId: string;
+  accountName: string;
+  owners: OwnerContact[];
+  to: string;
+  senderId: string;
+  operator: string;
+  status: string;
+  test: boolean;
+  createdAt: Date;
+  deliveredAt: Date | null;
+};
+
+export type LookupPage = { rows: LookupRow[]; nextCursor: string | null };
+
+/** One page of matches; without a message id, a number or a sender id it finds nothing (never the whole platform). */
+export async function lookupMessages(filters: LookupFilters): Promise<LookupPage> {
+  if (filters.q === undefined && filters.sender === undefined) return { rows: [], nextCursor: null };
+  const cursor = decodeCursor(filters.cursor);
+  const created = dayRange(filters.since, filters.until);
   const rows = await db().message.findMany({
     where: {
-      AND: [where, cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}],
+      AND: [
+        filters.q ? (idOrPhoneWhere(filters.q) ?? {}) : {},
+        filters.sender ? { senderId: filters.sender } : {},
+        created ? { createdAt: created } : {},
+        cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {},
+      ],
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: LOOKUP_PAGE_SIZE + 1,
@@ -49,12 +91,23 @@ export async function lookupMessages(query: string, cursorText?: string): Promis
       senderId: true,
       operator: true,
       status: true,
+      test: true,
       createdAt: true,
       deliveredAt: true,
       account: { select: { name: true } },
     },
   });
-  const page = rows.slice(0, LOOKUP_PAGE_SIZE).map(({ account, ...row }) => ({ ...row, accountName: account.name }));
+  const page = rows.slice(0, LOOKUP_PAGE_SIZE);
+  const owners = await db().user.findMany({
+    where: { role: "owner", accountId: { in: [...new Set(page.map((row) => row.accountId))] }, disabledAt: null },
+    select: { accountId: true, name: true, email: true },
+    orderBy: [{ createdAt: "asc" }, { email: "asc" }],
+  });
+  const ownersOf = (accountId: string) =>
+    owners.filter((owner) => owner.accountId === accountId).map((owner) => ({ name: owner.name, email: owner.email }));
   const last = page[page.length - 1];
-  return { rows: page, nextCursor: rows.length > LOOKUP_PAGE_SIZE ? encodeCursor(last.createdAt, last.id) : null };
+  return {
+    rows: page.map(({ account, ...row }) => ({ ...row, accountName: account.name, owners: ownersOf(row.accountId) })),
+    nextCursor: rows.length > LOOKUP_PAGE_SIZE ? encodeCursor(last.createdAt, last.id) : null,
+  };
 }

@@ -1,4 +1,5 @@
 import { sql } from "@/lib/db/client";
+import type { SqlExecutor } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { formatAmount, MAX_BALANCE } from "@/lib/money";
@@ -10,12 +11,17 @@ export async function creditBalance(input: {
   amount: bigint;
   reason?: string;
   actor: string;
+  /** Runs first in the credit's transaction (a top-up request's claim); when it throws, nothing is credited. */
+  claim?: (tx: SqlExecutor) => Promise<void>;
+  /** Recorded with the credit's audit event besides its amount and reason. */
+  auditData?: Record<string, unknown>;
 }): Promise<{ balance: bigint }> {
   if (input.amount <= 0n) {
     throw AppError.validation([{ field: "amount", description: "must be greater than zero" }]);
   }
   if (input.amount > MAX_BALANCE) throw balanceCeilingError();
   const balance = await sql().transaction(async (tx) => {
+    await input.claim?.(tx);
     const after = await applyLedgerEntry(tx, {
       accountId: input.accountId,
       kind: "credit",
@@ -35,7 +41,7 @@ export async function creditBalance(input: {
     action: "balance.credited",
     targetType: "account",
     targetId: input.accountId,
-    data: { amount: input.amount.toString(), reason: input.reason ?? "" },
+    data: { amount: input.amount.toString(), reason: input.reason ?? "", ...input.auditData },
   });
   await checkLowBalance([input.accountId]);
   return { balance };

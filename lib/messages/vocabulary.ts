@@ -64,6 +64,18 @@ export function ledgerKindLabel(kind: string): Label {
   return LEDGER_KIND[kind] ?? { label: sentenceCase(kind), tone: "gray" };
 }
 
+const TOP_UP_STATE: Record<string, Label> = {
+  pending: { label: "Pending", tone: "amber" },
+  approved: { label: "Approved", tone: "green" },
+  declined: { label: "Declined", tone: "red" },
+  cancelled: { label: "Cancelled", tone: "gray" },
+};
+
+/** A top-up request's state. */
+export function topUpStateLabel(state: string): Label {
+  return TOP_UP_STATE[state] ?? { label: sentenceCase(state), tone: "gray" };
+}
+
 /** Each carrier as it spells its own name. */
 export const CARRIER_NAMES: Record<Operator, string> = { econet: "Econet", netone: "NetOne", telecel: "Telecel" };
 

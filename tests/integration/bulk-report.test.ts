@@ -77,7 +77,7 @@ afterAll(async () => {
 
 describe("bulk send report", () => {
   it("counts the bulk's messages per state and per carrier", async () => {
-    const report = await getBulkReport(bulkSendId, { accountId });
+    const report = await getBulkReport(bulkSendId, { accountId, test: false });
     expect(report.total).toBe(9);
     expect(report.counts).toEqual({ queued: 0, sending: 0, sent: 0, delivered: 5, failed: 4 });
     expect(report.carriers.map((carrier) => [carrier.name, carrier.counts.delivered, carrier.counts.failed, carrier.total])).toEqual([
@@ -88,7 +88,7 @@ describe("bulk send report", () => {
   });
 
   it("sums the holds and the refunds of the bulk's messages, and nets them", async () => {
-    const report = await getBulkReport(bulkSendId, { accountId });
+    const report = await getBulkReport(bulkSendId, { accountId, test: false });
     const messages = await db().message.findMany({ where: { bulkSendId } });
     const charged = messages.reduce((sum, message) => sum + message.charge, 0n);
     const failedCharge = messages.filter((message) => message.status === "failed").reduce((sum, message) => sum + message.charge, 0n);
@@ -101,7 +101,7 @@ describe("bulk send report", () => {
   });
 
   it("groups failures by carrier code with plain words", async () => {
-    const report = await getBulkReport(bulkSendId, { accountId });
+    const report = await getBulkReport(bulkSendId, { accountId, test: false });
     expect(report.failures).toEqual([
       { code: "UNDELIV", words: "The carrier could not deliver it to the handset", count: 2 },
       { code: "ESME_RINVDSTADR", words: "The carrier says the number is not valid", count: 1 },
@@ -110,7 +110,7 @@ describe("bulk send report", () => {
   });
 
   it("counts the states reached over time, each message once per state", async () => {
-    const report = await getBulkReport(bulkSendId, { accountId });
+    const report = await getBulkReport(bulkSendId, { accountId, test: false });
     expect(report.timelineUnit).toBe("minute");
     const sum = (state: "sent" | "delivered" | "failed") => report.timeline.reduce((total, bucket) => total + bucket[state], 0);
     expect(sum("delivered")).toBe(5);
@@ -120,23 +120,23 @@ describe("bulk send report", () => {
   });
 
   it("shows the body to the account and hides it from platform staff", async () => {
-    expect((await getBulkReport(bulkSendId, { accountId })).body).toBe("Harvest festival on Saturday");
+    expect((await getBulkReport(bulkSendId, { accountId, test: false })).body).toBe("Harvest festival on Saturday");
     const staffView = await getBulkReport(bulkSendId, { platform: true });
     expect(staffView.body).toBeNull();
     expect(staffView.counts.delivered).toBe(5);
   });
 
   it("reads another account's bulk send as not found", async () => {
-    await expect(getBulkReport(bulkSendId, { accountId: otherAccountId })).rejects.toSatisfy(
+    await expect(getBulkReport(bulkSendId, { accountId: otherAccountId, test: false })).rejects.toSatisfy(
       (error) => error instanceof AppError && error.code === "NOT_FOUND",
     );
-    await expect(collect(bulkRecipientsCsv(bulkSendId, { accountId: otherAccountId }))).rejects.toSatisfy(
+    await expect(collect(bulkRecipientsCsv(bulkSendId, { accountId: otherAccountId, test: false }))).rejects.toSatisfy(
       (error) => error instanceof AppError && error.code === "NOT_FOUND",
     );
   });
 
   it("writes every recipient's outcome to the recipients CSV", async () => {
-    const lines = (await collect(bulkRecipientsCsv(bulkSendId, { accountId }))).trimEnd().split("\r\n");
+    const lines = (await collect(bulkRecipientsCsv(bulkSendId, { accountId, test: false }))).trimEnd().split("\r\n");
     expect(lines[0]).toBe(RECIPIENT_CSV_COLUMNS.join(","));
     expect(lines).toHaveLength(RECIPIENTS.length + 1);
     const rows = lines
@@ -160,7 +160,7 @@ describe("bulk send report", () => {
 
 describe("grouped ledger", () => {
   it("shows the bulk send as one row of its holds and refunds, and single sends as their own rows", async () => {
-    const report = await getBulkReport(bulkSendId, { accountId });
+    const report = await getBulkReport(bulkSendId, { accountId, test: false });
     const { rows } = await listLedger(accountId, {});
     const groups = rows.filter((row): row is LedgerBulkGroup => row.type === "bulk");
     expect(groups).toHaveLength(1);

@@ -93,7 +93,7 @@ describe("receipt timeout", () => {
     expect(await timeoutEvents(deliveredId)).toHaveLength(0);
     expect(await timeoutEvents(laterId)).toHaveLength(0);
 
-    const { events: timeline } = await getMessageDetail(silentId, { accountId });
+    const { events: timeline } = await getMessageDetail(silentId, { accountId, test: false });
     expect(timeline.map((event) => event.kind)).toEqual(["accepted", "dispatched", "success", RECEIPT_TIMEOUT_EVENT]);
     await expectLedgerBalanced(accountId);
   });
@@ -110,7 +110,7 @@ describe("receipt timeout", () => {
     expect(delivered).toMatchObject({ status: "success", operatorResponse: "DELIVRD" });
     expect(delivered.deliveredAt).toBeInstanceOf(Date);
     expect(await ledgerKinds(id)).toEqual(["hold"]);
-    const { events: timeline } = await getMessageDetail(id, { accountId });
+    const { events: timeline } = await getMessageDetail(id, { accountId, test: false });
     expect(timeline.map((event) => event.kind)).toEqual(["accepted", "dispatched", "success", RECEIPT_TIMEOUT_EVENT, "delivered"]);
     await expectLedgerBalanced(accountId);
   });
@@ -131,7 +131,7 @@ describe("receipt timeout", () => {
     expect(failed).toMatchObject({ status: "failed", operatorResponse: "UNDELIV", deliveredAt: null });
     expect(await ledgerKinds(id)).toEqual(["hold", "release"]);
     expect(await balanceOf(accountId)).toBe(balance);
-    const { events: timeline } = await getMessageDetail(id, { accountId });
+    const { events: timeline } = await getMessageDetail(id, { accountId, test: false });
     expect(timeline.map((event) => event.kind)).toEqual(["accepted", "dispatched", "success", RECEIPT_TIMEOUT_EVENT, "failed", "refunded"]);
     await expectLedgerBalanced(accountId);
   });

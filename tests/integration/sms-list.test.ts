@@ -13,6 +13,7 @@ import { handleApiRequest } from "@/lib/api/handle-api-request";
 import { listMessages, messageSearchOf, parseMessageFilters } from "@/lib/dashboard/list-messages";
 import { MESSAGE_CSV_COLUMNS, messagesCsv } from "@/lib/messages/messages-csv";
 import type { Role } from "@/lib/users/roles";
+import type { ViewMode } from "@/lib/dashboard/view-mode";
 import { expectKitError, expectLegacyError, seedAccount, useApiServer, type SeededAccount } from "../helpers/api-test-server";
 
 const { api } = useApiServer();
@@ -334,23 +335,22 @@ describe("GET /api/v1/sms/export", () => {
 });
 
 describe("the dashboard's message log", () => {
-  const both = () => [...live, ...sandbox];
-  const listAllDashboard = async (params: Record<string, string>, role: Role = "owner") => {
+  const listAllDashboard = async (params: Record<string, string>, role: Role = "owner", mode: ViewMode = "live") => {
     const rows: string[] = [];
     let cursor: string | undefined;
     do {
       const { filters, problems } = parseMessageFilters({ ...params, ...(cursor ? { cursor } : {}) }, role);
       expect(problems).toEqual([]);
-      const page = await listMessages(acme.accountId, filters);
+      const page = await listMessages(acme.accountId, filters, mode);
       rows.push(...ids(page.rows));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     return rows;
   };
-  const exported = async (params: Record<string, string>) => {
+  const exported = async (params: Record<string, string>, mode: ViewMode = "live") => {
     const { filters } = parseMessageFilters(params, "developer");
     let text = "";
-    for await (const chunk of messagesCsv(messageSearchOf(acme.accountId, filters))) text += chunk;
+    for await (const chunk of messagesCsv(messageSearchOf(acme.accountId, filters, mode))) text += chunk;
     return parseCsv(text)
       .slice(1)
       .map((row) => row[0]);
@@ -368,11 +368,25 @@ describe("the dashboard's message log", () => {
     [{ recipient: "0712345678", status: "enqueued" }, (row: Stored) => row.to === "+263712345678" && row.status === "enqueued"],
     [{ since: "2026-03-01", until: "2026-03-01" }, () => true],
     [{ until: "2026-02-28" }, () => false],
-  ])("%o lists exactly the rows it selects, test and live, and exports the same rows", async (params, selects) => {
-    const concrete = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, value === "(bulk)" ? bulkId : value]));
-    const expected = ids(newestFirst(both().filter(selects)));
-    expect(await listAllDashboard(concrete)).toEqual(expected);
-    expect(await exported(concrete)).toEqual(expected);
+  ])(
+    "%o lists exactly the rows it selects, live ones in the live view and test ones in the test view, and exports the same rows",
+    async (params, selects) => {
+      const concrete = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, value === "(bulk)" ? bulkId : value]));
+      const expectedLive = ids(newestFirst(live.filter(selects)));
+      const expectedTest = ids(newestFirst(sandbox.filter(selects)));
+      expect(await listAllDashboard(concrete)).toEqual(expectedLive);
+      expect(await exported(concrete)).toEqual(expectedLive);
+      expect(await listAllDashboard(concrete, "owner", "test")).toEqual(expectedTest);
+      expect(await exported(concrete, "test")).toEqual(expectedTest);
+    },
+  );
+
+  it("keeps the two views apart: no row in both, and together they are every message", async () => {
+    const liveRows = await listAllDashboard({});
+    const testRows = await listAllDashboard({}, "owner", "test");
+    expect(testRows.length).toBeGreaterThan(0);
+    expect(liveRows.filter((id) => testRows.includes(id))).toEqual([]);
+    expect([...liveRows, ...testRows].sort()).toEqual(ids([...live, ...sandbox]).sort());
   });
 
   it("filters by error reason, in the carrier's response or the last error", async () => {
@@ -388,8 +402,9 @@ describe("the dashboard's message log", () => {
     const found = await listAllDashboard({ text: "hyperlink" }, "developer");
     expect(found).toHaveLength(1);
     expect(hyperlink).toContain(found[0]);
-    expect(await listAllDashboard({ text: "SANDBOX" })).toEqual(ids(newestFirst(sandbox)));
-    expect(await exported({ text: "sandbox" })).toEqual(ids(newestFirst(sandbox)));
+    expect(await listAllDashboard({ text: "SANDBOX" }, "owner", "test")).toEqual(ids(newestFirst(sandbox)));
+    expect(await exported({ text: "sandbox" }, "test")).toEqual(ids(newestFirst(sandbox)));
+    expect(await listAllDashboard({ text: "SANDBOX" })).toEqual([]);
     const refused = parseMessageFilters({ text: "sandbox" }, "support");
     expect(refused.filters).not.toHaveProperty("text");
     expect(refused.problems).toEqual([{ field: "text", description: expect.stringContaining("Message text") }]);

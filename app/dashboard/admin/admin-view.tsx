@@ -15,7 +15,8 @@ import { Time } from "@/components/time";
 import type { FieldError } from "@/lib/errors";
 import { MAX_BALANCE, formatMoney } from "@/lib/money";
 import { approveSenderAction, creditBalanceAction, rejectSenderAction, reverseCreditAction } from "./actions";
-import { creditBalanceSchema, fieldErrorsOf } from "./credit-schema";
+import { creditBalanceSchema } from "./credit-schema";
+import { fieldErrorsOf } from "@/lib/ledger/credit-schemas";
 
 type AccountRow = { id: string; name: string; currency: string; balance: string; members: number; createdAt: string };
 export type CreditRowView = {

@@ -17,6 +17,10 @@ import { formatMoney } from "@/lib/money";
 import { buttonClass } from "@/components/ui/button";
 import { Stat } from "@/components/stat";
 import { Time } from "@/components/time";
+import { can } from "@/lib/auth/permissions";
+import { listAccountTopUps } from "@/lib/ledger/top-up-requests";
+import { TopUpCard } from "./top-up-card";
+import { getViewMode } from "@/lib/dashboard/view-mode";
 
 export const metadata: Metadata = { title: "Balance" };
 
@@ -74,12 +78,17 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
   const user = await requireAccountPage("account.view");
   const params = paramsOf(await searchParams);
   const { filters, problems } = parseLedgerFilters(params);
-  const [balance, ledger] = await Promise.all([getBalance(user.accountId), listLedger(user.accountId, filters)]);
+  const [balance, ledger, topUps, mode] = await Promise.all([
+    getBalance(user.accountId),
+    listLedger(user.accountId, filters),
+    listAccountTopUps(user.accountId),
+    getViewMode(),
+  ]);
   return (
     <>
       <PageHeader
         title="Balance"
-        description="Sends are paid from a prepaid balance. Each message's charge is held when it is accepted and released if it fails; every change is a ledger entry."
+        description={`Sends are paid from a prepaid balance. Each message's charge is held when it is accepted and released if it fails; every change is a ledger entry.${mode === "test" ? " Test messages are never charged, so the balance, the ledger and its export are the live ones in both views." : ""}`}
       />
       <div className="mb-6 grid gap-4 sm:grid-cols-3">
         <Stat
@@ -96,6 +105,21 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
         />
         <Stat label="Currency" value={balance.currency} hint="Credits are added by Tumira staff" />
       </div>
+      <TopUpCard
+        currency={balance.currency}
+        canRequest={can(user.role, "balance.request")}
+        requests={topUps.map((request) => ({
+          id: request.id,
+          amount: request.amount.toString(),
+          currency: request.currency,
+          reference: request.reference,
+          note: request.note,
+          state: request.state,
+          decidedAt: request.decidedAt?.toISOString() ?? null,
+          declineReason: request.declineReason,
+          createdAt: request.createdAt.toISOString(),
+        }))}
+      />
       <Card>
         <CardHeader
           title="Ledger"

@@ -10,16 +10,18 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ButtonLink } from "@/components/ui/button";
 import { ComposeView } from "./compose-view";
+import { getViewMode } from "@/lib/dashboard/view-mode";
 
 export const metadata: Metadata = { title: "Compose" };
 
 export default async function ComposePage({ searchParams }: { searchParams: Promise<{ mode?: string }> }) {
   const user = await requireAccountPage("messages.send");
-  const [senders, rates, balance, { mode }] = await Promise.all([
+  const [senders, rates, balance, { mode }, view] = await Promise.all([
     listSenders(user.accountId),
     getAccountRates(user.accountId),
     getBalance(user.accountId),
     searchParams,
+    getViewMode(),
   ]);
   const approved = senders.filter((sender) => sender.status === "approved").map((sender) => sender.name);
   const rateTable = Object.fromEntries(operators.map((operator) => [operator, rates[operator].toString()])) as RateTable;
@@ -27,7 +29,7 @@ export default async function ComposePage({ searchParams }: { searchParams: Prom
     <>
       <PageHeader
         title="Compose"
-        description="Send to one number or to a list. Sends from here go through the same checks, pricing and balance as the API."
+        description={`Send to one number or to a list. Sends from here go through the same checks, pricing and balance as the API.${view === "test" ? " They are live messages, charged and listed with the test data off, whichever view is on." : ""}`}
       />
       {approved.length === 0 ? (
         <Card>

@@ -8,8 +8,19 @@ import { useToast } from "@/components/ui/toaster";
 import type { FieldError } from "@/lib/errors";
 import { createKeyAction, type ShownKey } from "./actions";
 
-/** Names a new key (live or test); the created key goes to the reveal-once dialog. */
-export function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (key: ShownKey) => void }) {
+/** Names a new key (live or test, the view's kind unless changed); the created key goes to the reveal-once dialog. */
+export function CreateKeyDialog({
+  open,
+  onClose,
+  onCreated,
+  test,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (key: ShownKey) => void;
+  /** The test data view is on: the key is a test key unless unchecked. */
+  test: boolean;
+}) {
   const notify = useToast();
   const [pending, startTransition] = useTransition();
   const [fields, setFields] = useState<FieldError[] | undefined>();
@@ -48,11 +59,11 @@ export function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; o
           />
         </Field>
         <label className="flex items-start gap-3 rounded-lg border border-slate-200 p-3 text-sm">
-          <input type="checkbox" name="test" className="mt-0.5 h-4 w-4 accent-violet-600" />
+          <input type="checkbox" name="test" defaultChecked={test} className="mt-0.5 h-4 w-4 accent-violet-600" />
           <span>
             <span className="font-medium text-slate-900">Test key</span>
             <span className="block text-slate-500">
-              Messages are priced and simulated but never reach a carrier and never touch the balance.
+              Messages are priced and simulated but never reach a carrier and never touch the balance. Listed with the test data on.
             </span>
           </span>
         </label>

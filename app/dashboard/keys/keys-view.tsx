@@ -11,6 +11,7 @@ import { RelativeTime, Time } from "@/components/time";
 import type { KeyRow } from "@/lib/dashboard/list-key-rows";
 import type { ShownKey } from "./actions";
 import { CreateKeyDialog } from "./create-key-dialog";
+import type { ViewMode } from "@/lib/dashboard/view-mode";
 import { NewKeyDialog } from "./new-key-dialog";
 import { RevokeKeyDialog } from "./revoke-key-dialog";
 import { RollKeyDialog } from "./roll-key-dialog";
@@ -70,7 +71,7 @@ const columns: Column<KeyRow>[] = [
   { key: "lastUsed", header: "Last used", nowrap: true, cell: (row) => <RelativeTime value={row.lastUsedAt} /> },
 ];
 
-export function KeysView({ keys }: { keys: KeyRow[] }) {
+export function KeysView({ keys, mode }: { keys: KeyRow[]; mode: ViewMode }) {
   const router = useRouter();
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<ShownKey | null>(null);
@@ -122,14 +123,14 @@ export function KeysView({ keys }: { keys: KeyRow[] }) {
           empty={
             <EmptyState
               icon="key"
-              title="No API keys yet"
+              title={mode === "test" ? "No test keys yet" : "No API keys yet"}
               description="Create your first key to call the API: POST /api/v1/sms with Authorization: Bearer <key>."
               action={<Button onClick={() => setCreating(true)}>Create your first key</Button>}
             />
           }
         />
       </Card>
-      <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={reveal} />
+      <CreateKeyDialog open={creating} onClose={() => setCreating(false)} onCreated={reveal} test={mode === "test"} />
       <NewKeyDialog shown={shown} onClose={() => setShown(null)} />
       <RevokeKeyDialog revoking={revoking} onClose={() => setRevoking(null)} />
       <RollKeyDialog rolling={rolling} onClose={() => setRolling(null)} onRolled={reveal} />

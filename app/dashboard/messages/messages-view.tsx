@@ -14,6 +14,7 @@ import { carrierName, FAILURE_REASON_FILTERS, MESSAGE_STATUS_FILTERS } from "@/l
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
+import type { ViewMode } from "@/lib/dashboard/view-mode";
 import { isAwaitingUpdate } from "@/lib/dashboard/message-state";
 import type { MessagePage } from "@/lib/dashboard/message-schemas";
 
@@ -96,6 +97,7 @@ export function MessagesView({
   bodySearch,
   problems,
   initialPage,
+  mode,
 }: {
   filters: MessageFilters;
   params: Record<string, string | undefined>;
@@ -103,6 +105,8 @@ export function MessagesView({
   bodySearch: boolean;
   problems: string[];
   initialPage: MessagePage;
+  /** The view the page was rendered for: a switch renders the page again, under another query key. */
+  mode: ViewMode;
 }) {
   const query = new URLSearchParams(Object.entries(filters).map(([key, value]) => [key, String(value)])).toString();
   // The applied filters, every page: the export holds exactly the rows this view lists.
@@ -112,7 +116,7 @@ export function MessagesView({
       .map(([key, value]) => [key, String(value)]),
   ).toString();
   const { data = initialPage } = useQuery({
-    queryKey: ["messages", query],
+    queryKey: ["messages", mode, query],
     queryFn: () => fetchJson<MessagePage>(`/api/dashboard/messages?${query}`),
     initialData: initialPage,
     refetchInterval: (current) => (current.state.data?.rows.some((row) => isAwaitingUpdate(row)) ? POLL_MS : false),

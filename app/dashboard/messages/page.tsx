@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { requireAccountPage } from "@/lib/auth/require-permission";
 import { BODY_SEARCH_ROLES, listMessages, parseMessageFilters } from "@/lib/dashboard/list-messages";
 import { paramsOf } from "@/lib/dashboard/filters";
+import { getViewMode } from "@/lib/dashboard/view-mode";
 import { PageHeader } from "@/components/ui/page-header";
 import { ButtonLink } from "@/components/ui/button";
 import { MessagesView } from "./messages-view";
@@ -12,12 +13,13 @@ export default async function MessagesPage({ searchParams }: { searchParams: Pro
   const user = await requireAccountPage("messages.view");
   const params = paramsOf(await searchParams);
   const { filters, problems } = parseMessageFilters(params, user.role);
-  const firstPage = await listMessages(user.accountId, filters);
+  const mode = await getViewMode();
+  const firstPage = await listMessages(user.accountId, filters, mode);
   return (
     <>
       <PageHeader
         title="Messages"
-        description="Every message of the account, newest first. Statuses refresh on their own while messages are on their way."
+        description={`Every ${mode === "test" ? "test-key" : "live"} message of the account, newest first. Statuses refresh on their own while messages are on their way.`}
         actions={<ButtonLink href="/dashboard/compose">Compose</ButtonLink>}
       />
       <MessagesView
@@ -26,6 +28,7 @@ export default async function MessagesPage({ searchParams }: { searchParams: Pro
         bodySearch={BODY_SEARCH_ROLES.includes(user.role)}
         problems={problems.map((problem) => problem.description)}
         initialPage={firstPage}
+        mode={mode}
       />
     </>
   );

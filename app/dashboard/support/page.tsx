@@ -1,13 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requirePagePermission } from "@/lib/auth/require-permission";
-import { lookupMessages, lookupQuerySchema, type LookupPage, type LookupRow } from "@/lib/dashboard/lookup-messages";
+import { lookupMessages, parseLookupFilters, type LookupPage, type LookupRow } from "@/lib/dashboard/lookup-messages";
 import { paramsOf } from "@/lib/dashboard/filters";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card } from "@/components/ui/card";
+import { Badge } from "@/components/ui/badge";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Input } from "@/components/ui/field";
+import { Field, Input } from "@/components/ui/field";
 import { FilterForm, withParams } from "@/components/ui/filter-form";
 import { MessageStatus } from "@/components/status-badge";
 import { carrierName } from "@/lib/messages/vocabulary";
@@ -20,18 +21,43 @@ const columns: Column<LookupRow>[] = [
     key: "message",
     header: "Message",
     cell: (row) => (
-      <Link href={`/dashboard/messages/${row.id}`} className="font-mono text-xs text-brand-700 hover:underline">
-        {row.id}
-      </Link>
+      <>
+        <Link href={`/dashboard/messages/${row.id}`} className="font-mono text-xs text-brand-700 hover:underline">
+          {row.id}
+        </Link>
+        {row.test && (
+          <Badge tone="violet" className="ml-2">
+            Test
+          </Badge>
+        )}
+      </>
     ),
   },
   {
     key: "account",
-    header: "Account",
-    className: "font-medium text-slate-900",
-    cell: (row) => <span data-testid="lookup-account">{row.accountName}</span>,
+    header: "Account and owners",
+    className: "min-w-48",
+    cell: (row) => (
+      <>
+        <p className="font-medium text-slate-900" data-testid="lookup-account">
+          {row.accountName}
+        </p>
+        <ul data-testid="lookup-owners" className="text-xs text-slate-500">
+          {row.owners.length === 0 && <li>No owner</li>}
+          {row.owners.map((owner) => (
+            <li key={owner.email} className="wrap-anywhere">
+              {owner.name ? `${owner.name}, ` : ""}
+              <a href={`mailto:${owner.email}`} className="text-brand-700 hover:underline">
+                {owner.email}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </>
+    ),
   },
   { key: "recipient", header: "Recipient", nowrap: true, cell: (row) => row.to },
+  { key: "sender", header: "Sender id", nowrap: true, cell: (row) => <span data-testid="lookup-sender">{row.senderId}</span> },
   {
     key: "status",
     header: "Status",
@@ -45,30 +71,35 @@ const columns: Column<LookupRow>[] = [
 export default async function SupportPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePagePermission("platform.lookup");
   const params = paramsOf(await searchParams);
-  const query = params.q ?? "";
-  const valid = lookupQuerySchema.safeParse(query);
-  const page: LookupPage = valid.success ? await lookupMessages(valid.data, params.cursor) : { rows: [], nextCursor: null };
+  const { filters, problems, ready } = parseLookupFilters(params);
+  const page: LookupPage = ready ? await lookupMessages(filters) : { rows: [], nextCursor: null };
   return (
     <>
       <PageHeader
         title="Message lookup"
-        description="Find any account's message by its id, the first characters of its id, or the recipient's number, to answer “where is my message?”. Read-only; message bodies stay private."
+        description="Find any account's messages by id (or its first characters), recipient number or sender id, within dates if you like, to answer “where is my message?”. Each result names the account's owners to follow up with. Read-only; message bodies stay private."
       />
       <Card>
-        <FilterForm submitLabel="Search" problems={query && !valid.success ? [`Search: ${valid.error.issues[0].message}`] : []}>
-          <div className="sm:col-span-2 lg:col-span-3">
-            <label htmlFor="lookup-q" className="sr-only">
-              Message id or phone number
-            </label>
+        <FilterForm submitLabel="Search" resetHref="/dashboard/support" problems={problems.map((problem) => problem.description)}>
+          <Field id="lookup-q" label="Message id or phone number" className="sm:col-span-2 lg:col-span-1">
             <Input
               id="lookup-q"
               name="q"
-              defaultValue={query}
-              placeholder="Message id, its first 8 characters, or a phone number, e.g. 0771234567"
+              defaultValue={params.q}
+              placeholder="Id, its first 8 characters, or 0771234567"
               className="font-mono text-sm"
               autoFocus
             />
-          </div>
+          </Field>
+          <Field id="lookup-sender" label="Sender id">
+            <Input id="lookup-sender" name="sender" defaultValue={params.sender} maxLength={15} placeholder="ACME" />
+          </Field>
+          <Field id="lookup-since" label="From">
+            <Input id="lookup-since" name="since" type="date" defaultValue={params.since} />
+          </Field>
+          <Field id="lookup-until" label="To">
+            <Input id="lookup-until" name="until" type="date" defaultValue={params.until} />
+          </Field>
         </FilterForm>
         <DataTable
           columns={columns}
@@ -76,17 +107,17 @@ export default async function SupportPage({ searchParams }: { searchParams: Prom
           rowKey={(row) => row.id}
           rowAttributes={() => ({ "data-testid": "lookup-row" })}
           empty={
-            !valid.success ? (
+            !ready ? (
               <EmptyState
                 icon="search"
                 title="Search across all accounts"
-                description="Paste the message id the customer gave you (or its first characters), or their recipient's phone number in any format."
+                description="Paste the message id the customer gave you (or its first characters), their recipient's phone number in any format, or the sender id they sent from; add dates (UTC days) to narrow it."
               />
             ) : (
               <EmptyState
                 icon="inbox"
                 title="No message found"
-                description="Check the id, or try the number in another format (+263…, 0…)."
+                description="Check the id or the sender id (as sent, with its case), or try the number in another format (+263…, 0…)."
               />
             )
           }

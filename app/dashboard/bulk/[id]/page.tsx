@@ -2,9 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
-import { AppError } from "@/lib/errors";
 import { guardPage, requireAnyPermission } from "@/lib/auth/require-permission";
-import { messageReaders, messageScopeOf } from "@/lib/dashboard/message-scope";
+import { messageReaders, messageScopeOf, readInView } from "@/lib/dashboard/message-scope";
+import { getViewMode } from "@/lib/dashboard/view-mode";
+import { InOtherView } from "../../view-mode-switch";
 import { getBulkReport, REPORT_STATES, type ReportState } from "@/lib/dashboard/get-bulk-report";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -50,13 +51,13 @@ const failureColumns: Column<FailureRow>[] = [
 
 export default async function BulkReportPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await guardPage(() => requireAnyPermission(messageReaders));
-  const scope = messageScopeOf(user);
+  const mode = await getViewMode();
+  const scope = messageScopeOf(user, mode);
   const id = z.uuid().safeParse((await params).id);
   if (!id.success) notFound();
-  const report = await getBulkReport(id.data, scope).catch((error) => {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  });
+  const report = await readInView(scope, (within) => getBulkReport(id.data, within));
+  if (report === "other-view") return <InOtherView title="Bulk send" what="bulk send" mode={mode} />;
+  if (!report) notFound();
   const platformView = "platform" in scope;
   return (
     <>
