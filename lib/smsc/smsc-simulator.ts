@@ -71,7 +71,7 @@ export type SmscSimulator = {
    */
   refuseBinds: (systemId: string, refused: boolean, port?: number) => void;
   /**
-   * Closes every session bound as system_id (only those on `port` when given), as a carrier dropping
+   * Unbinds and closes every session bound as system_id (only those on `port` when given), as a carrier dropping
    * its links does, and refuses new binds there for refuseForMs; returns how many it closed.
    */
   dropBinds: (systemId: string, options?: { port?: number; refuseForMs?: number }) => number;
@@ -397,7 +397,12 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
         refuseBinds(systemId, true, onPort);
         later(refuseForMs, () => refuseBinds(systemId, false, onPort));
       }
-      for (const session of bound) session.destroy();
+      // Unbound at once, so nothing that arrives after the drop is taken; closed once what was
+      // answered has been written, so nothing taken goes unanswered.
+      for (const session of bound) {
+        bindings.delete(session);
+        session.close();
+      }
       log.info({ systemId, port: onPort, closed: bound.length, refuseForMs }, "binds dropped");
       return bound.length;
     },
