@@ -61,7 +61,9 @@ async function main() {
       return;
     }
     const closed = simulator.dropBinds(systemId, { port: port ? Number(port) : undefined, refuseForMs: Number(seconds ?? 0) * 1000 });
-    console.log(`Dropped ${closed} bind(s) of ${systemId}${port ? ` on port ${port}` : ""}${seconds ? `; refusing new ones for ${seconds} s` : ""}.`);
+    console.log(
+      `Dropped ${closed} bind(s) of ${systemId}${port ? ` on port ${port}` : ""}${seconds ? `; refusing new ones for ${seconds} s` : ""}.`,
+    );
   });
   stopOnSignals(simulator.stop);
 }

@@ -440,7 +440,9 @@ export class Dispatcher {
   }
 
   private isBound(report: LinkReport): boolean {
-    return this.options.routes.some((route) => !route.test && route.operator === report.operator && route.bind === report.bind && route.connection.isBound);
+    return this.options.routes.some(
+      (route) => !route.test && route.operator === report.operator && route.bind === report.bind && route.connection.isBound,
+    );
   }
 
   private async pause(ms: number, also?: Set<AbortController>): Promise<void> {

@@ -144,7 +144,9 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
       [at, result.response, at],
     );
     if (!row) return null;
-    const detail = result.bindLost ? `no answer: ${result.response}; sent again over a bind that is up` : `not sent: ${result.response}; waits for the bind`;
+    const detail = result.bindLost
+      ? `no answer: ${result.response}; sent again over a bind that is up`
+      : `not sent: ${result.response}; waits for the bind`;
     await recordMessageEvent(tx, message.id, "retry", detail, now);
     return { id: message.id, counter: null };
   }

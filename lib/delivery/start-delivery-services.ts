@@ -48,7 +48,9 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
     return simulator;
   };
 
-  const sharedSimulator = options.simulator ? await startSimulator(env.SMSC_SIMULATOR_PORT, undefined, env.SMSC_SIMULATOR_SECOND_PORT) : null;
+  const sharedSimulator = options.simulator
+    ? await startSimulator(env.SMSC_SIMULATOR_PORT, undefined, env.SMSC_SIMULATOR_SECOND_PORT)
+    : null;
   const sharedSimulatorPort = sharedSimulator?.port ?? null;
   if (!options.dispatcher) return services;
   const testSimulator: SmscSimulator = sharedSimulator ?? (await startSimulator(0, "127.0.0.1"));

@@ -141,7 +141,11 @@ export function parseCarrierBinds(operator: Operator, settings: CarrierSettings 
   return {
     operator,
     mode: configs.length === 1 ? "shared" : settings.mode,
-    binds: configs.map((config, index) => ({ ...config, ...(settings.mode === "shared" ? { tps: configs[0].tps } : {}), role: roleOf(index) })),
+    binds: configs.map((config, index) => ({
+      ...config,
+      ...(settings.mode === "shared" ? { tps: configs[0].tps } : {}),
+      role: roleOf(index),
+    })),
     tps: configs[0].tps,
     failoverAfterMs: settings.failoverAfterSeconds * 1000,
     givebackHoldMs: settings.givebackHoldSeconds * 1000,

@@ -22,7 +22,15 @@ export type SubmitOutcome =
    * as notSent does, to go out over whichever bind is up.
    * expired: never offered to the carrier, its validity had passed.
    */
-  | { kind: "rejected"; temporary: boolean; response: string; carrierStatus: number | null; notSent?: boolean; bindLost?: boolean; expired?: boolean };
+  | {
+      kind: "rejected";
+      temporary: boolean;
+      response: string;
+      carrierStatus: number | null;
+      notSent?: boolean;
+      bindLost?: boolean;
+      expired?: boolean;
+    };
 
 /** binding: connecting or bind requested; backing-off: waiting for the next try after a failure or a drop. */
 export type BindState = "bound" | "binding" | "backing-off" | "stopped";

@@ -182,8 +182,7 @@ describe("several binds per carrier", () => {
 
     await waitFor(async () => (await carrier("netone")).queue.receiptsAwaited === 30, "30 receipts awaited");
     await waitFor(
-      async () =>
-        (await metrics().carrierReceiptsAwaited.get()).values.find((value) => value.labels.operator === "netone")?.value === 30,
+      async () => (await metrics().carrierReceiptsAwaited.get()).values.find((value) => value.labels.operator === "netone")?.value === 30,
       "tumira_carrier_receipts_awaited 30",
     );
   });

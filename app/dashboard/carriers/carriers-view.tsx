@@ -312,7 +312,12 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
           columns={bindColumns}
           rows={binds}
           rowKey={(bind) => `${bind.owner}|${bind.operator}|${bind.bind}`}
-          rowAttributes={(bind) => ({ "data-testid": "bind-row", "data-carrier": bind.operator, "data-state": bind.state, "data-role": bind.role })}
+          rowAttributes={(bind) => ({
+            "data-testid": "bind-row",
+            "data-carrier": bind.operator,
+            "data-state": bind.state,
+            "data-role": bind.role,
+          })}
           empty={
             <EmptyState
               icon="signal"
