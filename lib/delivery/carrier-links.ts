@@ -49,7 +49,7 @@ export type CarrierOverview = {
   operator: Operator;
   paused: { reason: string; actor: string; pausedAt: Date } | null;
   binds: CarrierBind[];
-  /** Sums over the binds (every worker's); tps counts per worker the cap of the binds in use. */
+  /** Sums over the binds (every worker's); window size and tps count the binds in use only (binds used together share one cap). */
   windowUsed: number;
   windowSize: number;
   tps: number;
@@ -193,7 +193,7 @@ export async function readCarrierOverview(now = new Date()): Promise<CarrierOver
       paused: pause ? { reason: pause.reason, actor: pause.actor, pausedAt: pause.pausedAt } : null,
       binds: own,
       windowUsed: sum((bind) => bind.windowUsed),
-      windowSize: sum((bind) => bind.windowSize),
+      windowSize: sum((bind) => (bind.active ? bind.windowSize : 0)),
       tps: capInUse(own),
       sentLastMinute: sum((bind) => bind.sentLastMinute),
       minutes,

@@ -161,6 +161,9 @@ const carrierColumns: Column<CarrierRow>[] = [
           high <span data-testid="carrier-queue-high">{carrier.queueByPriority.high.depth}</span>, normal{" "}
           <span data-testid="carrier-queue-normal">{carrier.queueByPriority.normal.depth}</span>
         </p>
+        <p className="text-xs text-slate-500" title="Accepted by the carrier, its delivery receipt not come yet">
+          <span data-testid="carrier-receipts-awaited">{carrier.receiptsAwaited}</span> awaiting receipt
+        </p>
       </>
     ),
   },
@@ -176,16 +179,6 @@ const carrierColumns: Column<CarrierRow>[] = [
           <p className="text-xs text-slate-500">high {formatAge(carrier.queueByPriority.high.oldestQueuedAt, carrier.readAt)}</p>
         )}
       </>
-    ),
-  },
-  {
-    key: "receipts",
-    header: "Awaiting receipt",
-    numeric: true,
-    cell: (carrier) => (
-      <span data-testid="carrier-receipts-awaited" title="Accepted by the carrier, delivery receipt not yet come">
-        {carrier.receiptsAwaited}
-      </span>
     ),
   },
 ];
