@@ -69,6 +69,8 @@ export type CarrierOverview = {
   queue: QueueStats;
 };
 
+const ROLE_ORDER: Record<BindRole, number> = { primary: 0, standby: 1, shared: 2 };
+
 /** A report older than this belongs to a worker that stopped or died: not shown. */
 export const LINK_REPORT_STALE_MS = 30_000;
 /** Rows of dead workers are deleted after this. */
@@ -182,6 +184,8 @@ export async function readCarrierOverview(now = new Date()): Promise<CarrierOver
     minutes: parseMinutes(row.minutes),
     updatedAt: fromDbTime(row.updatedAt),
   }));
+  // Per worker, the primary before its standbys.
+  binds.sort((a, b) => a.operator.localeCompare(b.operator) || a.owner.localeCompare(b.owner) || ROLE_ORDER[a.role] - ROLE_ORDER[b.role]);
   return operators.map((operator) => {
     const own = binds.filter((bind) => bind.operator === operator);
     const pause = pauses.find((entry) => entry.operator === operator);
