@@ -2,13 +2,17 @@
 // hosts): a standby takes over when the primary is dropped and gives the traffic back once the
 // primary is bound again, each message sent exactly once; binds used together share the carrier's
 // cap and are both used; the Carriers page's data and /metrics show each bind with its role.
+import { spawn } from "node:child_process";
+import readline from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { startDeliveryServices, type DeliveryTuning } from "@/lib/delivery/start-delivery-services";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { readCarrierOverview } from "@/lib/delivery/carrier-links";
 import { metrics } from "@/lib/metrics";
-import { SIMULATOR_PASSWORD } from "@/lib/smpp/carrier-config";
+import { logger } from "@/lib/log";
+import { SIMULATOR_PASSWORD, simulatorCarrierConfig } from "@/lib/smpp/carrier-config";
+import { CarrierConnection } from "@/lib/smpp/carrier-connection";
 import { useTestDatabase } from "../helpers/test-database";
 import {
   carrierUrls,
@@ -185,5 +189,58 @@ describe("several binds per carrier", () => {
       async () => (await metrics().carrierReceiptsAwaited.get()).values.find((value) => value.labels.operator === "netone")?.value === 30,
       "tumira_carrier_receipts_awaited 30",
     );
+  });
+
+  it("npm run smsc listens on a second port and drops a bind there on a typed command, refusing re-binds for a while", async () => {
+    const smsc = spawn(process.execPath, ["--import", "tsx", "scripts/smsc.ts"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        SMSC_SIMULATOR_PORT: "0",
+        SMSC_SIMULATOR_SECOND_PORT: "0",
+        LOG_LEVEL: "warn",
+        HOST: "127.0.0.1",
+      },
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    const lines = readline.createInterface({ input: smsc.stdout! });
+    const output: string[] = [];
+    lines.on("line", (line) => output.push(line));
+    const connection = (port: number) =>
+      new CarrierConnection(simulatorCarrierConfig("netone", port, 10), {
+        onReceipt: async () => undefined,
+        logger,
+        reconnectMinMs: 50,
+        reconnectMaxMs: 100,
+      });
+    let first: CarrierConnection | undefined;
+    let second: CarrierConnection | undefined;
+    try {
+      const [, port, otherPort] = (await waitFor(
+        async () => output.map((line) => line.match(/^SMSC simulator on ports (\d+) and (\d+)\./)).find(Boolean),
+        "the simulator's two ports",
+      ))!.map(Number);
+      first = connection(port);
+      second = connection(otherPort);
+      first.start();
+      second.start();
+      await waitFor(async () => first!.isBound && second!.isBound, "a bind on each port");
+
+      smsc.stdin!.write(`drop netone ${otherPort} 2\n`);
+      await waitFor(
+        async () => output.includes(`Dropped 1 bind(s) of netone on port ${otherPort}; refusing new ones for 2 s.`),
+        "the drop",
+      );
+      await waitFor(async () => !second!.isBound, "the second port's bind dropped");
+      // Refused for two seconds while it retries every 50-100 ms; the first port's bind is untouched.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(second.isBound).toBe(false);
+      expect(first.isBound).toBe(true);
+      await waitFor(async () => second!.isBound, "bound again once the refusal ended");
+    } finally {
+      await first?.stop();
+      await second?.stop();
+      smsc.kill("SIGTERM");
+    }
   });
 });
