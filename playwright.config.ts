@@ -4,16 +4,23 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-// A free port and a fresh data directory per run, chosen once by the runner and inherited (through
+// Free ports and a fresh data directory per run, chosen once by the runner and inherited (through
 // the environment) by its workers, which load this file again.
-process.env.E2E_PORT ??= execFileSync(
-  process.execPath,
-  ["-e", "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"],
-  { encoding: "utf8" },
-);
+function freePort(): string {
+  return execFileSync(
+    process.execPath,
+    ["-e", "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"],
+    { encoding: "utf8" },
+  );
+}
+process.env.E2E_PORT ??= freePort();
+// The simulator's two ports: Econet is configured as a primary on the first and a standby on the second.
+process.env.E2E_SMSC_PORT ??= freePort();
+process.env.E2E_SMSC_SECOND_PORT ??= freePort();
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "tumira-e2e-"));
 
 const port = Number(process.env.E2E_PORT);
+const econetBind = (smscPort: string) => `smpp://econet:tumira@127.0.0.1:${smscPort}?tps=1000&window=50`;
 export const e2eDataDir = process.env.E2E_DATA_DIR;
 export const e2eBaseUrl = `http://127.0.0.1:${port}`;
 
@@ -60,7 +67,11 @@ export default defineConfig({
       NEXTAUTH_URL: e2eBaseUrl,
       LOG_LEVEL: "warn",
       WEBHOOK_ALLOW_PRIVATE: "true",
-      SMSC_SIMULATOR_PORT: "0",
+      SMSC_SIMULATOR: "on",
+      SMSC_SIMULATOR_PORT: process.env.E2E_SMSC_PORT,
+      SMSC_SIMULATOR_SECOND_PORT: process.env.E2E_SMSC_SECOND_PORT,
+      SMPP_ECONET: `${econetBind(process.env.E2E_SMSC_PORT)},${econetBind(process.env.E2E_SMSC_SECOND_PORT)}`,
+      SMPP_ECONET_MODE: "failover",
       SMSC_SIMULATOR_DLR_DELAY_MS: "300",
     },
     stdout: "pipe",

@@ -1,7 +1,14 @@
 import { expect, test } from "@playwright/test";
 import { fixtures, signIn, snap } from "./fixtures";
+import { cli } from "./global-setup";
 
-test("an admin watches the carriers' binds and pauses and resumes a carrier with a reason", async ({ page }) => {
+/** A key of an account of its own, so that these sends change no other spec's counts. */
+function sendingKey(): string {
+  const account = cli(["accounts:create", "--name", "Carrier Watch", "--currency", "USD", "--balance", "5.00", "--sender", "WATCH"]);
+  return String(cli(["keys:create", "--account", String(account.id), "--name", "carriers"]).token);
+}
+
+test("an admin watches the carriers' binds and their roles, and pauses and resumes a carrier with a reason", async ({ page }) => {
   const { admin } = fixtures();
   await signIn(page, admin);
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Carriers" }).click();
@@ -11,7 +18,20 @@ test("an admin watches the carriers' binds and pauses and resumes a carrier with
   // The server's dispatcher binds to its simulator and reports it; the page picks it up by polling.
   const telecel = page.locator('[data-testid="carrier-row"][data-carrier="telecel"]');
   await expect(telecel.getByTestId("carrier-state")).toHaveAttribute("data-state", "bound");
-  await expect(page.locator('[data-testid="bind-row"][data-carrier="econet"]')).toContainText("127.0.0.1:");
+  // Econet has a primary and a standby (playwright.config.ts): both bound, the primary in use.
+  const econetBinds = page.locator('[data-testid="bind-row"][data-carrier="econet"]');
+  await expect(econetBinds).toHaveCount(2);
+  await expect(econetBinds.first()).toContainText("127.0.0.1:");
+  const primary = page.locator('[data-testid="bind-row"][data-carrier="econet"][data-role="primary"]');
+  const standby = page.locator('[data-testid="bind-row"][data-carrier="econet"][data-role="standby"]');
+  await expect(primary).toHaveAttribute("data-state", "bound");
+  await expect(standby).toHaveAttribute("data-state", "bound");
+  await expect(primary.getByTestId("bind-role")).toHaveText(/Primary\s*in use/);
+  await expect(standby.getByTestId("bind-role")).toHaveText(/Standby\s*standing by/);
+  await expect(page.locator('[data-testid="bind-row"][data-carrier="telecel"]').getByTestId("bind-role")).toHaveAttribute(
+    "data-role",
+    "primary",
+  );
   await snap(page, "carriers");
 
   await telecel.getByRole("button", { name: "Pause telecel" }).click();
@@ -26,6 +46,25 @@ test("an admin watches the carriers' binds and pauses and resumes a carrier with
   await expect(telecel.getByTestId("carrier-state")).toHaveAttribute("data-state", "paused");
   // The dispatcher follows within seconds and reports its bind paused.
   await expect(page.locator('[data-testid="bind-row"][data-carrier="telecel"]')).toHaveAttribute("data-state", "paused");
+
+  // Sends to the paused carrier wait in its queue, counted per priority. One is never receipted (…0003).
+  const awaitedBefore = Number(await telecel.getByTestId("carrier-receipts-awaited").textContent());
+  const key = sendingKey();
+  for (const [to, priority] of [
+    ["+263733900003", "normal"],
+    ["+263733900029", "normal"],
+    ["+263733900039", "high"],
+  ]) {
+    const sent = await page.request.post("/api/v1/sms", {
+      headers: { authorization: `Bearer ${key}` },
+      data: { to, message: "Waiting out the pause", from: "WATCH", priority },
+    });
+    expect(sent.status()).toBe(202);
+  }
+  await expect(telecel.getByTestId("carrier-queue")).toHaveText("3");
+  await expect(telecel.getByTestId("carrier-queue-normal")).toHaveText("2");
+  await expect(telecel.getByTestId("carrier-queue-high")).toHaveText("1");
+  await snap(page, "carriers-paused");
   // Every staff page carries the alert while the pause lasts.
   await page.goto("/dashboard/support");
   await expect(page.getByTestId("carrier-alert")).toContainText("Telecel is paused: Telecel SMSC upgrade tonight");
@@ -39,6 +78,10 @@ test("an admin watches the carriers' binds and pauses and resumes a carrier with
   await expect(telecel.getByTestId("carrier-pause-reason")).toHaveCount(0);
   await expect(telecel.getByTestId("carrier-state")).toHaveAttribute("data-state", "bound");
   await expect(page.getByTestId("carrier-alert")).toHaveCount(0);
+  // Resumed, the queue empties; the message never receipted stays awaited.
+  await expect(telecel.getByTestId("carrier-queue")).toHaveText("0");
+  await expect(telecel.getByTestId("carrier-queue-high")).toHaveText("0");
+  await expect(telecel.getByTestId("carrier-receipts-awaited")).toHaveText(String(awaitedBefore + 1));
 });
 
 test("support reads the Carriers page without pause or resume; an owner cannot see it", async ({ page, browser }) => {

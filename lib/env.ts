@@ -12,8 +12,12 @@ const booleanFlag = z
 
 const carrierUrl = z
   .string()
-  .regex(/^smpp:\/\//, "must be an smpp://system_id:password@host:port URL")
+  .regex(/^\s*smpp:\/\//, "must be an smpp://system_id:password@host:port URL, or several separated by commas")
   .optional();
+/** How a carrier with several binds uses them: all together, or a primary and its standbys. */
+const carrierMode = z.enum(["shared", "failover"]).default("shared");
+const failoverAfterSeconds = z.coerce.number().int().min(1).max(3600).default(30);
+const givebackHoldSeconds = z.coerce.number().int().min(0).max(3600).default(10);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -38,11 +42,24 @@ const envSchema = z.object({
   INBOUND_REASSEMBLY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   SMSC_SIMULATOR: z.enum(["auto", "on", "off"]).default("auto"),
   SMSC_SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(2775),
+  /** The simulator also listens here, as a carrier's second host (0: any free port). */
+  SMSC_SIMULATOR_SECOND_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   SMSC_SIMULATOR_TPS: z.coerce.number().int().min(1).default(1000),
   SMSC_SIMULATOR_DLR_DELAY_MS: z.coerce.number().int().min(0).default(1000),
   SMPP_ECONET: carrierUrl,
   SMPP_NETONE: carrierUrl,
   SMPP_TELECEL: carrierUrl,
+  SMPP_ECONET_MODE: carrierMode,
+  SMPP_NETONE_MODE: carrierMode,
+  SMPP_TELECEL_MODE: carrierMode,
+  /** failover: seconds the primary bind is down before a standby takes over. */
+  SMPP_ECONET_FAILOVER_AFTER_SECONDS: failoverAfterSeconds,
+  SMPP_NETONE_FAILOVER_AFTER_SECONDS: failoverAfterSeconds,
+  SMPP_TELECEL_FAILOVER_AFTER_SECONDS: failoverAfterSeconds,
+  /** failover: seconds the primary stays bound again before it takes its traffic back from the standby. */
+  SMPP_ECONET_GIVEBACK_HOLD_SECONDS: givebackHoldSeconds,
+  SMPP_NETONE_GIVEBACK_HOLD_SECONDS: givebackHoldSeconds,
+  SMPP_TELECEL_GIVEBACK_HOLD_SECONDS: givebackHoldSeconds,
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
   /** The Demo account on an empty database when the server starts. */
   SEED_DEMO: booleanFlag.optional(),

@@ -52,18 +52,25 @@ function createMetrics() {
       labelNames: ["operator"] as const,
       registers: [registry],
     }),
-    // Carrier links, set by the dispatcher every few seconds (lib/delivery/dispatcher.ts). Queue
-    // gauges read the shared queue: every worker reports the same value (aggregate with max).
+    // Carrier links, set by the dispatcher every few seconds (lib/delivery/dispatcher.ts), per bind:
+    // bind is its host:port, role primary, standby or shared. Queue gauges read the shared queue:
+    // every worker reports the same value (aggregate with max).
     carrierBindUp: new client.Gauge({
       name: "tumira_carrier_bind_up",
       help: "1 while this process's bind to the carrier is up (also when paused), else 0",
-      labelNames: ["operator"] as const,
+      labelNames: ["operator", "bind", "role"] as const,
+      registers: [registry],
+    }),
+    carrierBindActive: new client.Gauge({
+      name: "tumira_carrier_bind_active",
+      help: "1 while the bind is one the carrier's messages go to (a standby only while it stands in for its primary)",
+      labelNames: ["operator", "bind", "role"] as const,
       registers: [registry],
     }),
     carrierBindState: new client.Gauge({
       name: "tumira_carrier_bind_state",
       help: "1 for the state this process's bind to the carrier is in (bound, binding, backing-off, paused, down, stopped)",
-      labelNames: ["operator", "state"] as const,
+      labelNames: ["operator", "bind", "role", "state"] as const,
       registers: [registry],
     }),
     carrierPaused: new client.Gauge({
@@ -75,30 +82,36 @@ function createMetrics() {
     carrierWindowUsed: new client.Gauge({
       name: "tumira_carrier_window_used",
       help: "submit_sm sent and not yet answered on this process's bind",
-      labelNames: ["operator"] as const,
+      labelNames: ["operator", "bind", "role"] as const,
       registers: [registry],
     }),
     carrierWindowSize: new client.Gauge({
       name: "tumira_carrier_window_size",
       help: "The bind's window: submit_sm unanswered at most",
-      labelNames: ["operator"] as const,
+      labelNames: ["operator", "bind", "role"] as const,
       registers: [registry],
     }),
     carrierSentLastMinute: new client.Gauge({
       name: "tumira_carrier_sent_last_minute",
       help: "Messages the carrier accepted from this process over the last minute",
-      labelNames: ["operator"] as const,
+      labelNames: ["operator", "bind", "role"] as const,
       registers: [registry],
     }),
     carrierQueueDepth: new client.Gauge({
       name: "tumira_carrier_queue_depth",
-      help: "Live messages queued for the carrier (the shared queue; the same from every worker)",
-      labelNames: ["operator"] as const,
+      help: "Live messages queued for the carrier, per priority (the shared queue; the same from every worker)",
+      labelNames: ["operator", "priority"] as const,
       registers: [registry],
     }),
     carrierOldestQueuedSeconds: new client.Gauge({
       name: "tumira_carrier_oldest_queued_seconds",
-      help: "Age of the oldest live message queued for the carrier, 0 when none (the same from every worker)",
+      help: "Age of the live message first in line for the carrier, per priority, 0 when none (the same from every worker)",
+      labelNames: ["operator", "priority"] as const,
+      registers: [registry],
+    }),
+    carrierReceiptsAwaited: new client.Gauge({
+      name: "tumira_carrier_receipts_awaited",
+      help: "Live messages the carrier accepted whose delivery receipt has not come yet, within the receipt timeout (the same from every worker)",
       labelNames: ["operator"] as const,
       registers: [registry],
     }),

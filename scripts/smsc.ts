@@ -2,6 +2,10 @@
 // netone or telecel, password "tumira"). Outcomes by the recipient's last four digits: docs/delivery.md,
 // "The SMSC simulator". `npm run smsc -- mo --from <number> --to <number> --message <text> [--operator
 // <carrier>]` instead has a running simulator originate one mobile message to the carrier's binds.
+// With SMSC_SIMULATOR_SECOND_PORT it also listens there, as a carrier's second host. While it runs,
+// a line `drop <system_id> [port] [seconds]` on its standard input closes that system_id's binds (on
+// that port only, when given) and refuses new ones there for that many seconds.
+import readline from "node:readline";
 import { parseArgs } from "node:util";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
@@ -40,15 +44,27 @@ async function main() {
   const simulator = await startSmscSimulator({
     port: env.SMSC_SIMULATOR_PORT,
     host: env.HOST,
+    secondPort: env.SMSC_SIMULATOR_SECOND_PORT,
     tps: env.SMSC_SIMULATOR_TPS,
     dlrDelayMs: env.SMSC_SIMULATOR_DLR_DELAY_MS,
     logger,
     onSubmit: (submit) => logger.debug({ submit }, "submit_sm"),
   });
   const outcomes = Object.entries(SIMULATED_OUTCOMES).map(([digits, outcome]) => `  …${digits}  ${outcome.meaning}`);
-  console.log(
-    `SMSC simulator on port ${simulator.port}. Recipients ending in:\n${outcomes.join("\n")}\n  anything else: accepted, DELIVRD`,
-  );
+  const ports = simulator.secondPort === null ? `port ${simulator.port}` : `ports ${simulator.port} and ${simulator.secondPort}`;
+  console.log(`SMSC simulator on ${ports}. Recipients ending in:\n${outcomes.join("\n")}\n  anything else: accepted, DELIVRD`);
+  console.log("Type `drop <system_id> [port] [seconds]` to drop its binds and refuse new ones for a while.");
+  readline.createInterface({ input: process.stdin }).on("line", (line) => {
+    const [command, systemId, port, seconds] = line.trim().split(/\s+/);
+    if (command !== "drop" || !systemId || (port && !/^\d+$/.test(port)) || (seconds && !/^\d+$/.test(seconds))) {
+      if (line.trim()) console.log("Usage: drop <system_id> [port] [seconds]");
+      return;
+    }
+    const closed = simulator.dropBinds(systemId, { port: port ? Number(port) : undefined, refuseForMs: Number(seconds ?? 0) * 1000 });
+    console.log(
+      `Dropped ${closed} bind(s) of ${systemId}${port ? ` on port ${port}` : ""}${seconds ? `; refusing new ones for ${seconds} s` : ""}.`,
+    );
+  });
   stopOnSignals(simulator.stop);
 }
 

@@ -1,7 +1,9 @@
 // The Carriers page's data as JSON (dates as ISO strings): what the page renders first and what
 // GET /api/dashboard/carriers answers to its polling.
 import type { Operator } from "@/lib/carriers/operators";
-import { readCarrierOverview, type LinkStateName } from "@/lib/delivery/carrier-links";
+import type { Priority } from "@/lib/model/sends";
+import type { BindRole } from "@/lib/smpp/carrier-config";
+import { readCarrierOverview, type LinkStateName, type PriorityQueueStats } from "@/lib/delivery/carrier-links";
 import type { MinuteStats } from "@/lib/delivery/hour-stats";
 
 function perMinute(minutes: MinuteStats[], now: Date): number[] {
@@ -14,8 +16,16 @@ function finiteOrNull(value: number | null): number | null {
   return value !== null && Number.isFinite(value) ? value : null;
 }
 
+function priorityQueue(stats: PriorityQueueStats): { depth: number; oldestQueuedAt: string | null } {
+  return { depth: stats.depth, oldestQueuedAt: stats.oldestReceivedAt?.toISOString() ?? null };
+}
+
 export type CarrierBindRow = {
   owner: string;
+  bind: string;
+  role: BindRole;
+  /** Whether the carrier's messages go to this bind now. */
+  active: boolean;
   state: LinkStateName;
   since: string;
   nextTryAt: string | null;
@@ -48,6 +58,8 @@ export type CarrierRow = {
   };
   queueDepth: number;
   oldestQueuedAt: string | null;
+  queueByPriority: Record<Priority, { depth: number; oldestQueuedAt: string | null }>;
+  receiptsAwaited: number;
   readAt: string;
 };
 
@@ -58,6 +70,9 @@ export async function listCarrierRows(now = new Date()): Promise<CarrierRow[]> {
     paused: carrier.paused ? { ...carrier.paused, pausedAt: carrier.paused.pausedAt.toISOString() } : null,
     binds: carrier.binds.map((bind) => ({
       owner: bind.owner,
+      bind: bind.bind,
+      role: bind.role,
+      active: bind.active,
       state: bind.state,
       since: bind.since.toISOString(),
       nextTryAt: bind.nextTryAt?.toISOString() ?? null,
@@ -82,6 +97,11 @@ export async function listCarrierRows(now = new Date()): Promise<CarrierRow[]> {
     },
     queueDepth: carrier.queue.depth,
     oldestQueuedAt: carrier.queue.oldestReceivedAt?.toISOString() ?? null,
+    queueByPriority: {
+      normal: priorityQueue(carrier.queue.byPriority.normal),
+      high: priorityQueue(carrier.queue.byPriority.high),
+    },
+    receiptsAwaited: carrier.queue.receiptsAwaited,
     readAt: now.toISOString(),
   }));
 }

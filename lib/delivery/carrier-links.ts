@@ -1,10 +1,15 @@
 // The state of each carrier link as the operator's page and /metrics show it. Each dispatcher
-// writes a row per live bind every few seconds (CarrierLink); the page reads the rows still fresh,
-// so with several workers it shows every bind and sums their windows, caps and rates. Queue depth
-// and the oldest queued message are read from the queue itself, the same for every worker.
+// writes a row per live bind every few seconds (CarrierLink): a carrier may have several binds
+// (shared, or primary and standby), each with its role and whether it is the one in use. The page
+// reads the rows still fresh, so with several workers it shows every bind and sums their windows and
+// rates. Queue depth and the oldest queued message (per priority) and the receipts still awaited
+// are read from the messages themselves, the same for every worker.
 import { sql } from "@/lib/db/client";
 import { fromDbTime, fromDbTimeOrNull, toDbTime } from "@/lib/db/sql";
+import { getEnv } from "@/lib/env";
 import { operators, type Operator } from "@/lib/carriers/operators";
+import { priorities, type Priority } from "@/lib/model/sends";
+import type { BindRole } from "@/lib/smpp/carrier-config";
 import { listCarrierPauses } from "@/lib/carriers/carrier-pauses";
 import { latencyQuantileMs, mergeMinutes, type MinuteStats } from "./hour-stats";
 
@@ -13,6 +18,11 @@ export type LinkStateName = "bound" | "binding" | "backing-off" | "paused" | "do
 
 export type LinkReport = {
   operator: Operator;
+  /** The bind's name among the carrier's: host:port (#2, #3 for more binds to the same one). */
+  bind: string;
+  role: BindRole;
+  /** Whether this bind sends now: a standby only while it stands in for its primary. */
+  active: boolean;
   state: LinkStateName;
   since: Date;
   nextTryAt: Date | null;
@@ -27,13 +37,19 @@ export type LinkReport = {
 
 export type CarrierBind = LinkReport & { owner: string; updatedAt: Date };
 
-export type QueueStats = { depth: number; oldestReceivedAt: Date | null };
+export type PriorityQueueStats = { depth: number; oldestReceivedAt: Date | null };
+
+export type QueueStats = PriorityQueueStats & {
+  byPriority: Record<Priority, PriorityQueueStats>;
+  /** Messages the carrier accepted whose delivery receipt has not come yet (within the receipt timeout). */
+  receiptsAwaited: number;
+};
 
 export type CarrierOverview = {
   operator: Operator;
   paused: { reason: string; actor: string; pausedAt: Date } | null;
   binds: CarrierBind[];
-  /** Sums over the binds (every worker's). */
+  /** Sums over the binds (every worker's); window size and tps count the binds in use only (binds used together share one cap). */
   windowUsed: number;
   windowSize: number;
   tps: number;
@@ -53,6 +69,8 @@ export type CarrierOverview = {
   queue: QueueStats;
 };
 
+const ROLE_ORDER: Record<BindRole, number> = { primary: 0, standby: 1, shared: 2 };
+
 /** A report older than this belongs to a worker that stopped or died: not shown. */
 export const LINK_REPORT_STALE_MS = 30_000;
 /** Rows of dead workers are deleted after this. */
@@ -62,15 +80,18 @@ export async function writeLinkReports(owner: string, reports: LinkReport[], now
   const database = sql();
   for (const report of reports) {
     await database.run(
-      `INSERT INTO "CarrierLink" ("id", "owner", "operator", "state", "since", "nextTryAt", "host", "windowUsed", "windowSize", "tps", "sentLastMinute", "minutes", "updatedAt")
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT ("id") DO UPDATE SET "state" = excluded."state", "since" = excluded."since", "nextTryAt" = excluded."nextTryAt",
+      `INSERT INTO "CarrierLink" ("id", "owner", "operator", "bind", "role", "active", "state", "since", "nextTryAt", "host", "windowUsed", "windowSize", "tps", "sentLastMinute", "minutes", "updatedAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT ("id") DO UPDATE SET "role" = excluded."role", "active" = excluded."active", "state" = excluded."state", "since" = excluded."since", "nextTryAt" = excluded."nextTryAt",
          "host" = excluded."host", "windowUsed" = excluded."windowUsed", "windowSize" = excluded."windowSize", "tps" = excluded."tps",
          "sentLastMinute" = excluded."sentLastMinute", "minutes" = excluded."minutes", "updatedAt" = excluded."updatedAt"`,
       [
-        `${owner}|${report.operator}`,
+        `${owner}|${report.operator}|${report.bind}`,
         owner,
         report.operator,
+        report.bind,
+        report.role,
+        report.active,
         report.state,
         toDbTime(report.since),
         report.nextTryAt ? toDbTime(report.nextTryAt) : null,
@@ -93,24 +114,46 @@ export async function removeLinkReports(owner: string): Promise<void> {
 }
 
 /**
- * Live messages waiting per carrier, and the acceptance time of the one first in line (the earliest
- * due; a message waiting out a retry's backoff may be older). Both read the claim's index only (a
- * count over the carrier's range, one row for the first), cheap enough to run every few seconds
- * with a large queue.
+ * Live messages waiting per carrier and priority, and the acceptance time of the one first in line
+ * in each (the earliest due; a message waiting out a retry's backoff may be older; over both
+ * priorities, the older of the two); and the carrier's
+ * accepted messages whose receipt is still awaited. The depth reads the claim's range of the carrier
+ * (its index, and each row's priority), the receipts their own index.
  */
-export async function readQueueStats(): Promise<Map<Operator, QueueStats>> {
+export async function readQueueStats(now = new Date()): Promise<Map<Operator, QueueStats>> {
   const database = sql();
   const stats = new Map<Operator, QueueStats>();
+  const receiptsFrom = toDbTime(new Date(now.getTime() - getEnv().RECEIPT_TIMEOUT_HOURS * 3_600_000));
   for (const operator of operators) {
-    const counted = await database.get<{ depth: unknown }>(
-      `SELECT COUNT(*) AS "depth" FROM "Message" WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ?`,
+    const counted = await database.all<{ priority: unknown; depth: unknown }>(
+      `SELECT "priority", COUNT(*) AS "depth" FROM "Message" WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ? GROUP BY "priority"`,
       [operator, false],
     );
-    const first = await database.get<{ receivedAt: unknown }>(
-      `SELECT "receivedAt" FROM "Message" WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ? ORDER BY "nextAttemptAt" LIMIT 1`,
-      [operator, false],
+    const byPriority = {} as Record<Priority, PriorityQueueStats>;
+    for (const priority of priorities) {
+      const depth = Number(counted.find((row) => row.priority === priority)?.depth ?? 0);
+      const first =
+        depth === 0
+          ? undefined
+          : await database.get<{ receivedAt: unknown }>(
+              `SELECT "receivedAt" FROM "Message" WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ? AND "priority" = ? ORDER BY "nextAttemptAt" LIMIT 1`,
+              [operator, false, priority],
+            );
+      byPriority[priority] = { depth, oldestReceivedAt: fromDbTimeOrNull(first?.receivedAt) };
+    }
+    const awaited = await database.get<{ count: unknown }>(
+      `SELECT COUNT(*) AS "count" FROM "Message" WHERE "status" = 'success' AND "operator" = ? AND "test" = ? AND "deliveredAt" IS NULL AND "dispatchedAt" >= ?`,
+      [operator, false, receiptsFrom],
     );
-    stats.set(operator, { depth: Number(counted?.depth ?? 0), oldestReceivedAt: fromDbTimeOrNull(first?.receivedAt) });
+    const firstInLine = priorities
+      .map((priority) => byPriority[priority].oldestReceivedAt?.getTime())
+      .filter((at): at is number => at !== undefined);
+    stats.set(operator, {
+      depth: priorities.reduce((total, priority) => total + byPriority[priority].depth, 0),
+      oldestReceivedAt: firstInLine.length > 0 ? new Date(Math.min(...firstInLine)) : null,
+      byPriority,
+      receiptsAwaited: Number(awaited?.count ?? 0),
+    });
   }
   return stats;
 }
@@ -119,14 +162,17 @@ export async function readQueueStats(): Promise<Map<Operator, QueueStats>> {
 export async function readCarrierOverview(now = new Date()): Promise<CarrierOverview[]> {
   const [pauses, queue, rows] = await Promise.all([
     listCarrierPauses(),
-    readQueueStats(),
-    sql().all<Record<string, unknown>>(`SELECT * FROM "CarrierLink" WHERE "updatedAt" >= ? ORDER BY "operator", "owner"`, [
+    readQueueStats(now),
+    sql().all<Record<string, unknown>>(`SELECT * FROM "CarrierLink" WHERE "updatedAt" >= ? ORDER BY "operator", "owner", "id"`, [
       toDbTime(new Date(now.getTime() - LINK_REPORT_STALE_MS)),
     ]),
   ]);
   const binds: CarrierBind[] = rows.map((row) => ({
     owner: String(row.owner),
     operator: row.operator as Operator,
+    bind: String(row.bind),
+    role: row.role as BindRole,
+    active: row.active === true || Number(row.active) === 1,
     state: row.state as LinkStateName,
     since: fromDbTime(row.since),
     nextTryAt: fromDbTimeOrNull(row.nextTryAt),
@@ -138,6 +184,8 @@ export async function readCarrierOverview(now = new Date()): Promise<CarrierOver
     minutes: parseMinutes(row.minutes),
     updatedAt: fromDbTime(row.updatedAt),
   }));
+  // Per worker, the primary before its standbys.
+  binds.sort((a, b) => a.operator.localeCompare(b.operator) || a.owner.localeCompare(b.owner) || ROLE_ORDER[a.role] - ROLE_ORDER[b.role]);
   return operators.map((operator) => {
     const own = binds.filter((bind) => bind.operator === operator);
     const pause = pauses.find((entry) => entry.operator === operator);
@@ -149,8 +197,8 @@ export async function readCarrierOverview(now = new Date()): Promise<CarrierOver
       paused: pause ? { reason: pause.reason, actor: pause.actor, pausedAt: pause.pausedAt } : null,
       binds: own,
       windowUsed: sum((bind) => bind.windowUsed),
-      windowSize: sum((bind) => bind.windowSize),
-      tps: sum((bind) => bind.tps),
+      windowSize: sum((bind) => (bind.active ? bind.windowSize : 0)),
+      tps: capInUse(own),
       sentLastMinute: sum((bind) => bind.sentLastMinute),
       minutes,
       lastHour: {
@@ -177,4 +225,11 @@ function parseMinutes(value: unknown, now = Date.now()): MinuteStats[] {
   } catch {
     return [];
   }
+}
+
+/** Per worker, the cap of the binds in use (binds used together share one; a standby standing by adds none), summed. */
+function capInUse(binds: CarrierBind[]): number {
+  const perOwner = new Map<string, number>();
+  for (const bind of binds) if (bind.active) perOwner.set(bind.owner, Math.max(perOwner.get(bind.owner) ?? 0, bind.tps));
+  return [...perOwner.values()].reduce((total, cap) => total + cap, 0);
 }

@@ -2,8 +2,10 @@
 // keep the connection's send window full, submits them over the carrier's connection, and
 // group-commits the answers. Expired leases of dead dispatchers are swept back to the queue.
 // stop(): no new claims, in-flight submits get a bounded grace, unanswered claims are released.
-// A route claims nothing while its connection has no bind (a carrier outage consumes no attempts)
-// or, for live traffic, while an operator has paused its carrier (lib/carriers/carrier-pauses.ts).
+// A route claims nothing while its connection has no bind (a carrier outage consumes no attempts),
+// while it is a standby not in use (./failover-binds.ts), or, for live traffic, while an operator
+// has paused its carrier (lib/carriers/carrier-pauses.ts). A carrier's binds used together are one
+// route each: they claim from the same queue.
 // Every few seconds it reports its live binds' state (./carrier-links.ts and /metrics).
 import crypto from "node:crypto";
 import os from "node:os";
@@ -15,6 +17,7 @@ import { listCarrierPauses } from "@/lib/carriers/carrier-pauses";
 import { metrics } from "@/lib/metrics";
 import { buildSubmitParts, type SubmitSmFields } from "@/lib/smpp/build-submit-parts";
 import type { CarrierConnection, SubmitOutcome } from "@/lib/smpp/carrier-connection";
+import type { BindRole } from "@/lib/smpp/carrier-config";
 import { claimMessages, releaseLeases, requeueExpiredLeases, type ClaimedMessage } from "./claim-messages";
 import { recordDispatchOutcomes, type DispatchOutcome } from "./record-dispatch-outcomes";
 import { enqueueScheduledMessages, expireQueuedMessages, EXPIRED_RESPONSE } from "./fail-queued-messages";
@@ -22,7 +25,16 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy";
 import { acceptedAtOfId, HourStats, mergeMinutes, MinuteCounter, receiptHours } from "./hour-stats";
 import { readQueueStats, removeLinkReports, writeLinkReports, type LinkReport, type LinkStateName } from "./carrier-links";
 
-export type DispatchRoute = { operator: Operator; test: boolean; connection: CarrierConnection };
+export type DispatchRoute = {
+  operator: Operator;
+  test: boolean;
+  connection: CarrierConnection;
+  role: BindRole;
+  /** How reports and metrics name the bind: host:port (#2, #3 for more binds to the same one). */
+  bind: string;
+  /** Failover: whether this bind is the one in use now; absent, always. */
+  isActive?: () => boolean;
+};
 
 export type DispatcherOptions = {
   routes: DispatchRoute[];
@@ -145,7 +157,7 @@ export class Dispatcher {
     let idleMs = this.settings.pollMs;
     await this.pausesRead;
     while (!this.stopping) {
-      if (!route.connection.isBound || this.isPaused(route)) {
+      if (!route.connection.isBound || this.isPaused(route) || !this.isActive(route)) {
         await this.pause(this.settings.pollMs);
         continue;
       }
@@ -319,6 +331,10 @@ export class Dispatcher {
     metrics().carrierThrottled.inc({ operator: route.operator }, fresh);
   }
 
+  private isActive(route: DispatchRoute): boolean {
+    return route.isActive?.() ?? true;
+  }
+
   private isPaused(route: DispatchRoute): boolean {
     return !route.test && this.paused.has(route.operator);
   }
@@ -373,6 +389,9 @@ export class Dispatcher {
         }
         return {
           operator: route.operator,
+          bind: route.bind,
+          role: route.role,
+          active: this.isActive(route),
           state,
           since,
           nextTryAt: link.state === "backing-off" ? link.nextTryAt : null,
@@ -397,21 +416,26 @@ export class Dispatcher {
         const reports = this.linkReports(now);
         const m = metrics();
         for (const report of reports) {
-          const labels = { operator: report.operator };
-          m.carrierBindUp.set(labels, this.isBoundNow(report.operator) ? 1 : 0);
+          const labels = { operator: report.operator, bind: report.bind, role: report.role };
+          m.carrierBindUp.set(labels, this.isBound(report) ? 1 : 0);
+          m.carrierBindActive.set(labels, report.active ? 1 : 0);
           for (const state of LINK_STATES) m.carrierBindState.set({ ...labels, state }, state === report.state ? 1 : 0);
-          m.carrierPaused.set(labels, this.paused.has(report.operator) ? 1 : 0);
           m.carrierWindowUsed.set(labels, report.windowUsed);
           m.carrierWindowSize.set(labels, report.windowSize);
           m.carrierSentLastMinute.set(labels, report.sentLastMinute);
         }
+        for (const operator of new Set(reports.map((report) => report.operator)))
+          m.carrierPaused.set({ operator }, this.paused.has(operator) ? 1 : 0);
         await writeLinkReports(this.owner, reports, now);
         for (const [operator, queue] of await readQueueStats()) {
-          m.carrierQueueDepth.set({ operator }, queue.depth);
-          m.carrierOldestQueuedSeconds.set(
-            { operator },
-            queue.oldestReceivedAt ? Math.max(0, (now.getTime() - queue.oldestReceivedAt.getTime()) / 1000) : 0,
-          );
+          for (const [priority, stats] of Object.entries(queue.byPriority)) {
+            m.carrierQueueDepth.set({ operator, priority }, stats.depth);
+            m.carrierOldestQueuedSeconds.set(
+              { operator, priority },
+              stats.oldestReceivedAt ? Math.max(0, (now.getTime() - stats.oldestReceivedAt.getTime()) / 1000) : 0,
+            );
+          }
+          m.carrierReceiptsAwaited.set({ operator }, queue.receiptsAwaited);
         }
       } catch (error) {
         this.log.error({ err: error }, "could not report the carrier links");
@@ -420,8 +444,10 @@ export class Dispatcher {
     }
   }
 
-  private isBoundNow(operator: string): boolean {
-    return this.options.routes.some((route) => !route.test && route.operator === operator && route.connection.isBound);
+  private isBound(report: LinkReport): boolean {
+    return this.options.routes.some(
+      (route) => !route.test && route.operator === report.operator && route.bind === report.bind && route.connection.isBound,
+    );
   }
 
   private async pause(ms: number, also?: Set<AbortController>): Promise<void> {

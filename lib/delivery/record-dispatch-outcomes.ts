@@ -134,8 +134,9 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
   const at = toDbTime(now);
   const attempt = describeAttempt(message);
 
-  // Nothing left (the bind went down after the claim): back to the queue, the attempt not counted.
-  if (result.notSent) {
+  // Nothing left (the bind went down after the claim), or the bind dropped before any answer: back
+  // to the queue, the attempt not counted, for whichever of the carrier's binds is up.
+  if (result.notSent || result.bindLost) {
     const row = await updateLeased(
       tx,
       outcome,
@@ -143,7 +144,10 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
       [at, result.response, at],
     );
     if (!row) return null;
-    await recordMessageEvent(tx, message.id, "retry", `not sent: ${result.response}; waits for the bind`, now);
+    const detail = result.bindLost
+      ? `no answer: ${result.response}; sent again over a bind that is up`
+      : `not sent: ${result.response}; waits for the bind`;
+    await recordMessageEvent(tx, message.id, "retry", detail, now);
     return { id: message.id, counter: null };
   }
 

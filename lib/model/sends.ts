@@ -5,7 +5,8 @@ import { MessageStatus } from "./message-status";
 import type { Operator } from "./operators";
 
 export type Encoding = "gsm7" | "ucs2";
-export type Priority = "normal" | "high";
+export const priorities = ["normal", "high"] as const;
+export type Priority = (typeof priorities)[number];
 
 /** When and how long a send may wait: its priority, scheduled time and validity in seconds. */
 export type DeliveryControl = { priority: Priority; sendAt: Date | null; validityPeriod: number | null };

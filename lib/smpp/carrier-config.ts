@@ -1,7 +1,9 @@
 // Where each carrier's SMSC is and how to talk to it, from SMPP_ECONET / SMPP_NETONE / SMPP_TELECEL:
 //   smpp://system_id:password@host:port?system_type=&tps=100&window=10
-// A carrier without a URL goes to the SMSC simulator (in-process, or `npm run smsc`) on
-// 127.0.0.1:SMSC_SIMULATOR_PORT, paced at SMSC_SIMULATOR_TPS.
+// or several such URLs separated by commas, one per bind: used together (SMPP_<CARRIER>_MODE=shared,
+// the carrier's tps shared by all, each bind its own window) or as primary and standbys
+// (SMPP_<CARRIER>_MODE=failover, in the order given). A carrier without a URL goes to the SMSC
+// simulator (in-process, or `npm run smsc`) on 127.0.0.1:SMSC_SIMULATOR_PORT, paced at SMSC_SIMULATOR_TPS.
 import { z } from "zod";
 import type { Env } from "@/lib/env";
 import { operators, type Operator } from "@/lib/carriers/operators";
@@ -19,6 +21,23 @@ export type CarrierConfig = {
   window: number;
   /** True when this is the SMSC simulator, not a real carrier. */
   simulated: boolean;
+};
+
+/** primary: the carrier's only bind, or the one a standby stands in for; shared: one of binds used together. */
+export type BindRole = "primary" | "standby" | "shared";
+
+export type CarrierBinds = {
+  operator: Operator;
+  /** shared: every bind sends; failover: the primary sends, a standby while the primary is down. */
+  mode: "shared" | "failover";
+  /** In order: the primary first in failover mode. */
+  binds: (CarrierConfig & { role: BindRole })[];
+  /** The carrier's submits per second over all its binds. */
+  tps: number;
+  /** failover: how long the primary is down before a standby takes over. */
+  failoverAfterMs: number;
+  /** failover: how long the primary stays bound again before it takes its traffic back. */
+  givebackHoldMs: number;
 };
 
 /** The simulator's credentials for each carrier: system_id = the carrier's name, this password. */
@@ -80,20 +99,77 @@ export function simulatorCarrierConfig(operator: Operator, port: number, tps: nu
   };
 }
 
-const carrierUrlOf: Record<Operator, (env: Env) => string | undefined> = {
-  econet: (env) => env.SMPP_ECONET,
-  netone: (env) => env.SMPP_NETONE,
-  telecel: (env) => env.SMPP_TELECEL,
+type CarrierSettings = { url?: string; mode: "shared" | "failover"; failoverAfterSeconds: number; givebackHoldSeconds: number };
+
+const carrierSettingsOf: Record<Operator, (env: Env) => CarrierSettings> = {
+  econet: (env) => ({
+    url: env.SMPP_ECONET,
+    mode: env.SMPP_ECONET_MODE,
+    failoverAfterSeconds: env.SMPP_ECONET_FAILOVER_AFTER_SECONDS,
+    givebackHoldSeconds: env.SMPP_ECONET_GIVEBACK_HOLD_SECONDS,
+  }),
+  netone: (env) => ({
+    url: env.SMPP_NETONE,
+    mode: env.SMPP_NETONE_MODE,
+    failoverAfterSeconds: env.SMPP_NETONE_FAILOVER_AFTER_SECONDS,
+    givebackHoldSeconds: env.SMPP_NETONE_GIVEBACK_HOLD_SECONDS,
+  }),
+  telecel: (env) => ({
+    url: env.SMPP_TELECEL,
+    mode: env.SMPP_TELECEL_MODE,
+    failoverAfterSeconds: env.SMPP_TELECEL_FAILOVER_AFTER_SECONDS,
+    givebackHoldSeconds: env.SMPP_TELECEL_GIVEBACK_HOLD_SECONDS,
+  }),
 };
 
-/** Every carrier's connection settings: its SMPP_<CARRIER> URL, else the simulator on simulatorPort. */
-export function carrierConfigs(env: Env, simulatorPort = env.SMSC_SIMULATOR_PORT): Record<Operator, CarrierConfig> {
+/**
+ * One carrier's binds from its SMPP_<CARRIER> value (one URL, or several separated by commas). In
+ * shared mode `tps` is the carrier's cap: given on the first URL, the others give the same or none.
+ */
+export function parseCarrierBinds(operator: Operator, settings: CarrierSettings & { url: string }): CarrierBinds {
+  const variable = `SMPP_${operator.toUpperCase()}`;
+  const texts = settings.url.split(",").map((text) => text.trim());
+  if (texts.some((text) => text === "")) throw new Error(`${variable}: an empty URL in the list (URLs are separated by single commas)`);
+  const configs = texts.map((text) => parseCarrierUrl(operator, text));
+  if (settings.mode === "shared") {
+    const givenTps = texts.slice(1).map((text, index) => (new URL(text).searchParams.has("tps") ? configs[index + 1].tps : null));
+    if (givenTps.some((tps) => tps !== null && tps !== configs[0].tps))
+      throw new Error(`${variable}: tps is the carrier's cap shared by its binds: give it on the first URL (the others the same or none)`);
+  }
+  const roleOf = (index: number): BindRole =>
+    configs.length === 1 || (settings.mode === "failover" && index === 0) ? "primary" : settings.mode === "failover" ? "standby" : "shared";
+  return {
+    operator,
+    mode: configs.length === 1 ? "shared" : settings.mode,
+    binds: configs.map((config, index) => ({
+      ...config,
+      ...(settings.mode === "shared" ? { tps: configs[0].tps } : {}),
+      role: roleOf(index),
+    })),
+    tps: configs[0].tps,
+    failoverAfterMs: settings.failoverAfterSeconds * 1000,
+    givebackHoldMs: settings.givebackHoldSeconds * 1000,
+  };
+}
+
+/** Every carrier's binds: from its SMPP_<CARRIER> value, else one bind to the simulator on simulatorPort. */
+export function carrierConfigs(env: Env, simulatorPort = env.SMSC_SIMULATOR_PORT): Record<Operator, CarrierBinds> {
   return Object.fromEntries(
     operators.map((operator) => {
-      const url = carrierUrlOf[operator](env);
-      return [operator, url ? parseCarrierUrl(operator, url) : simulatorCarrierConfig(operator, simulatorPort, env.SMSC_SIMULATOR_TPS)];
+      const settings = carrierSettingsOf[operator](env);
+      if (settings.url) return [operator, parseCarrierBinds(operator, { ...settings, url: settings.url })];
+      const simulated = simulatorCarrierConfig(operator, simulatorPort, env.SMSC_SIMULATOR_TPS);
+      const binds: CarrierBinds = {
+        operator,
+        mode: "shared",
+        binds: [{ ...simulated, role: "primary" }],
+        tps: simulated.tps,
+        failoverAfterMs: settings.failoverAfterSeconds * 1000,
+        givebackHoldMs: settings.givebackHoldSeconds * 1000,
+      };
+      return [operator, binds];
     }),
-  ) as Record<Operator, CarrierConfig>;
+  ) as Record<Operator, CarrierBinds>;
 }
 
 /** For logs: the URL without its password. */

@@ -18,9 +18,19 @@ export type SubmitOutcome =
   /**
    * carrierStatus: the submit_sm_resp status, or null when the carrier never answered (no bind, timeout).
    * notSent: nothing of the message left (there was no bind), so the attempt does not count.
+   * bindLost: the bind dropped before the carrier answered its first part; it goes back to the queue
+   * as notSent does, to go out over whichever bind is up.
    * expired: never offered to the carrier, its validity had passed.
    */
-  | { kind: "rejected"; temporary: boolean; response: string; carrierStatus: number | null; notSent?: boolean; expired?: boolean };
+  | {
+      kind: "rejected";
+      temporary: boolean;
+      response: string;
+      carrierStatus: number | null;
+      notSent?: boolean;
+      bindLost?: boolean;
+      expired?: boolean;
+    };
 
 /** binding: connecting or bind requested; backing-off: waiting for the next try after a failure or a drop. */
 export type BindState = "bound" | "binding" | "backing-off" | "stopped";
@@ -54,6 +64,8 @@ export type CarrierConnectionOptions = {
   bindWaitMs?: number;
   reconnectMinMs?: number;
   reconnectMaxMs?: number;
+  /** The pacing of submits; binds used together share their carrier's. Default: one of this bind's own at config.tps. */
+  limiter?: ThroughputLimiter;
 };
 
 /** Throttled answers retried inside the connection (pausing all sends) before the message goes back to the queue. */
@@ -62,6 +74,11 @@ const THROTTLE_PAUSE_MS = 100;
 /** Stricter than the carrier's second so that network jitter does not push a burst over its limit. */
 const PACING_WINDOW_MS = 1020;
 const UNBIND_WAIT_MS = 2000;
+
+/** The pacing of a carrier's submits at its tps, for binds that share it. */
+export function createCarrierLimiter(tps: number): ThroughputLimiter {
+  return new ThroughputLimiter(tps, PACING_WINDOW_MS);
+}
 const INTERFACE_VERSION_34 = 0x34;
 
 class TemporaryFailure extends Error {
@@ -69,6 +86,8 @@ class TemporaryFailure extends Error {
     message: string,
     /** True when the request never left (no bind): the carrier cannot have seen it. */
     readonly notSent = false,
+    /** True when the bind dropped while the request waited for its answer. */
+    readonly bindLost = false,
   ) {
     super(message);
   }
@@ -90,7 +109,7 @@ export class CarrierConnection {
   private windowUsed = 0;
   private throttledAnswers = 0;
   private readonly windowWaiters: (() => void)[] = [];
-  private readonly settings: Required<Omit<CarrierConnectionOptions, "onReceipt" | "onMobileOriginated" | "logger">>;
+  private readonly settings: Required<Omit<CarrierConnectionOptions, "onReceipt" | "onMobileOriginated" | "logger" | "limiter">>;
   private readonly log: Logger;
 
   constructor(
@@ -105,7 +124,7 @@ export class CarrierConnection {
       reconnectMaxMs: options.reconnectMaxMs ?? 30_000,
     };
     this.reconnectDelayMs = this.settings.reconnectMinMs;
-    this.limiter = new ThroughputLimiter(config.tps, PACING_WINDOW_MS);
+    this.limiter = options.limiter ?? createCarrierLimiter(config.tps);
     this.log = options.logger.child({ carrier: config.operator, smsc: describeCarrier(config) });
   }
 
@@ -157,8 +176,17 @@ export class CarrierConnection {
         response = await this.submitPart(part);
       } catch (error) {
         if (error instanceof TemporaryFailure) {
-          const notSent = error.notSent && carrierMessageIds.length === 0;
-          return { kind: "rejected", temporary: true, response: error.message, carrierStatus: null, ...(notSent ? { notSent } : {}) };
+          const first = carrierMessageIds.length === 0;
+          const notSent = error.notSent && first;
+          const bindLost = error.bindLost && first;
+          return {
+            kind: "rejected",
+            temporary: true,
+            response: error.message,
+            carrierStatus: null,
+            ...(notSent ? { notSent } : {}),
+            ...(bindLost ? { bindLost } : {}),
+          };
         }
         throw error;
       }
@@ -251,9 +279,8 @@ export class CarrierConnection {
       return await session.request(encode, this.settings.responseTimeoutMs);
     } catch (error) {
       if (!(error instanceof SmppRequestError)) throw error;
-      throw new TemporaryFailure(
-        error.reason === "timeout" ? `no ${command}_resp within ${this.settings.responseTimeoutMs} ms` : "connection to the carrier lost",
-      );
+      if (error.reason === "timeout") throw new TemporaryFailure(`no ${command}_resp within ${this.settings.responseTimeoutMs} ms`);
+      throw new TemporaryFailure("connection to the carrier lost", false, true);
     }
   }
 

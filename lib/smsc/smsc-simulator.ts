@@ -2,7 +2,9 @@
 // transmitter, receiver or transceiver with configured credentials, answers submit_sm with hex
 // message ids, refuses beyond its TPS with ESME_RTHROTTLED, and sends a delivery receipt after a
 // delay. Outcomes follow the recipient's last digits (simulated-outcomes.ts). Receipts that find no
-// bound receiver, or are not acknowledged, are kept and sent again, as a real SMSC does.
+// bound receiver, or are not acknowledged, are kept and sent again, as a real SMSC does. It may also
+// listen on a second port, as a carrier's second host, and can drop the binds on one of its ports
+// and refuse new ones there for a while, as a carrier losing one of its hosts does.
 import crypto from "node:crypto";
 import net, { type AddressInfo } from "node:net";
 import type { Logger } from "@/lib/log";
@@ -29,6 +31,8 @@ export type SimulatedSubmit = {
   systemId: string;
   /** Which bind it came over (numbered from 1 in order of binding). */
   sessionNumber: number;
+  /** The simulator's port the bind came in on. */
+  port: number;
   /** The id answered in submit_sm_resp, or null when the submit was refused. */
   messageId: string | null;
   status: number;
@@ -45,6 +49,8 @@ export type SimulatedSubmit = {
 export type SmscSimulatorOptions = {
   port: number;
   host?: string;
+  /** Also listen on this port (0: any free one) on the same host, as a carrier's second host. */
+  secondPort?: number;
   /** submit_sm accepted per second per system_id; beyond it ESME_RTHROTTLED. */
   tps: number;
   dlrDelayMs: number;
@@ -56,11 +62,19 @@ export type SmscSimulatorOptions = {
 
 export type SmscSimulator = {
   port: number;
+  /** The second port it listens on, null when none. */
+  secondPort: number | null;
   stop: () => Promise<void>;
-  /** Refuses (ESME_RBINDFAIL) or again accepts binds of a system_id, as a carrier under maintenance does. */
-  refuseBinds: (systemId: string, refused: boolean) => void;
-  /** Closes every session bound as system_id, as a carrier dropping its links does; returns how many. */
-  dropBinds: (systemId: string) => number;
+  /**
+   * Refuses (ESME_RBINDFAIL) or again accepts binds of a system_id, as a carrier under maintenance
+   * does: on every port, or only on `port`.
+   */
+  refuseBinds: (systemId: string, refused: boolean, port?: number) => void;
+  /**
+   * Unbinds and closes every session bound as system_id (only those on `port` when given), as a carrier dropping
+   * its links does, and refuses new binds there for refuseForMs; returns how many it closed.
+   */
+  dropBinds: (systemId: string, options?: { port?: number; refuseForMs?: number }) => number;
   /**
    * Originates a mobile message to a bind of systemId: segmented as a handset would (UDH, 8-bit
    * reference), each part a deliver_sm kept and sent again until a receiving bind acknowledges it.
@@ -74,7 +88,7 @@ export type SmscSimulator = {
 export const ORIGINATOR_SYSTEM_ID = "originator";
 
 type BindMode = "transmitter" | "receiver" | "transceiver";
-type Binding = { systemId: string; mode: BindMode; sessionNumber: number };
+type Binding = { systemId: string; mode: BindMode; sessionNumber: number; port: number };
 /** A deliver_sm waiting for a receiving bind to acknowledge it: a receipt, or a mobile-originated part. */
 type PendingReceipt = { systemId: string; fields: ShortMessageFields; preferred: SmppSession | null };
 
@@ -102,7 +116,9 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
   const bindings = new Map<SmppSession, Binding>();
   const limiters = new Map<string, ThroughputLimiter>();
   const throttledOnce = new Set<string>();
-  const refusedSystemIds = new Set<string>();
+  /** "system_id" (every port) or "system_id@port". */
+  const refusedBinds = new Set<string>();
+  const refusalKey = (systemId: string, port?: number) => (port === undefined ? systemId : `${systemId}@${port}`);
   const timers = new Set<NodeJS.Timeout>();
   const undelivered: PendingReceipt[] = [];
   /** Receipts sent on a session and not yet answered: sent again elsewhere if it closes. */
@@ -178,14 +194,14 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
   const answer = (session: SmppSession, request: Pdu, status: number, id = "") =>
     void session.send(encodeIdResponse(responseCommandId(request.commandId), request.sequence, status, id));
 
-  function onBind(session: SmppSession, pdu: Pdu, mode: BindMode): void {
+  function onBind(session: SmppSession, pdu: Pdu, mode: BindMode, port: number): void {
     if (bindings.has(session)) return answer(session, pdu, STATUS.ESME_RALYBND);
     const { system_id: systemId, password } = pdu.bind!;
     const expected = credentials[systemId];
     if (expected === undefined) return answer(session, pdu, STATUS.ESME_RINVSYSID);
     if (expected !== password) return answer(session, pdu, STATUS.ESME_RINVPASWD);
-    if (refusedSystemIds.has(systemId)) return answer(session, pdu, STATUS.ESME_RBINDFAIL);
-    bindings.set(session, { systemId, mode, sessionNumber: ++sessions });
+    if (refusedBinds.has(systemId) || refusedBinds.has(refusalKey(systemId, port))) return answer(session, pdu, STATUS.ESME_RBINDFAIL);
+    bindings.set(session, { systemId, mode, sessionNumber: ++sessions, port });
     answer(session, pdu, STATUS.ESME_ROK, "TUMIRASIM");
     log.debug({ systemId, mode }, "bound");
     if (mode !== "transmitter") flushUndelivered(systemId);
@@ -217,6 +233,7 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
     const submitted: SimulatedSubmit = {
       systemId: binding.systemId,
       sessionNumber: binding.sessionNumber,
+      port: binding.port,
       messageId,
       status,
       source: submit.source_addr,
@@ -306,14 +323,14 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
   }
 
   const sessionsOpen = new Set<SmppSession>();
-  function onRequest(session: SmppSession, pdu: Pdu): void {
+  function onRequest(session: SmppSession, pdu: Pdu, port: number): void {
     switch (pdu.command) {
       case "bind_transceiver":
-        return onBind(session, pdu, "transceiver");
+        return onBind(session, pdu, "transceiver", port);
       case "bind_transmitter":
-        return onBind(session, pdu, "transmitter");
+        return onBind(session, pdu, "transmitter", port);
       case "bind_receiver":
-        return onBind(session, pdu, "receiver");
+        return onBind(session, pdu, "receiver", port);
       case "submit_sm":
         return onSubmit(session, pdu);
       case "enquire_link":
@@ -327,9 +344,10 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
     }
   }
 
-  const server = net.createServer((socket) => {
+  const onConnection = (socket: net.Socket) => {
+    const port = socket.localPort ?? 0;
     const session: SmppSession = new SmppSession(socket, {
-      onRequest: (pdu) => onRequest(session, pdu),
+      onRequest: (pdu) => onRequest(session, pdu, port),
       onProtocolError: (error) => log.debug({ err: error.message }, "not SMPP; connection closed"),
     });
     sessionsOpen.add(session);
@@ -341,29 +359,51 @@ export async function startSmscSimulator(options: SmscSimulatorOptions): Promise
       awaitingAnswer.delete(session);
       if (!stopped) for (const receipt of unanswered) sendReceipt(receipt);
     });
-  });
+  };
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  log.info({ port, tps: options.tps, dlrDelayMs: options.dlrDelayMs }, "SMSC simulator listening");
+  const listen = async (wanted: number): Promise<net.Server> => {
+    const server = net.createServer(onConnection);
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(wanted, options.host ?? "127.0.0.1", () => resolve());
+    });
+    return server;
+  };
+  const servers = [await listen(options.port)];
+  if (options.secondPort !== undefined) servers.push(await listen(options.secondPort));
+  const [port, secondPort = null] = servers.map((server) => (server.address() as AddressInfo).port);
+  log.info({ port, secondPort, tps: options.tps, dlrDelayMs: options.dlrDelayMs }, "SMSC simulator listening");
+
+  const refuseBinds = (systemId: string, refused: boolean, onPort?: number) =>
+    void (refused ? refusedBinds.add(refusalKey(systemId, onPort)) : refusedBinds.delete(refusalKey(systemId, onPort)));
 
   return {
     port,
+    secondPort,
     stop: async () => {
       stopped = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
       for (const session of [...sessionsOpen]) session.destroy();
-      await closed;
+      await Promise.all(closed);
     },
-    refuseBinds: (systemId, refused) => void (refused ? refusedSystemIds.add(systemId) : refusedSystemIds.delete(systemId)),
-    dropBinds: (systemId) => {
-      const bound = [...bindings].filter(([, binding]) => binding.systemId === systemId).map(([session]) => session);
-      for (const session of bound) session.destroy();
+    refuseBinds,
+    dropBinds: (systemId, { port: onPort, refuseForMs } = {}) => {
+      const bound = [...bindings]
+        .filter(([, binding]) => binding.systemId === systemId && (onPort === undefined || binding.port === onPort))
+        .map(([session]) => session);
+      if (refuseForMs) {
+        refuseBinds(systemId, true, onPort);
+        later(refuseForMs, () => refuseBinds(systemId, false, onPort));
+      }
+      // Unbound at once, so nothing that arrives after the drop is taken; closed once what was
+      // answered has been written, so nothing taken goes unanswered.
+      for (const session of bound) {
+        bindings.delete(session);
+        session.close();
+      }
+      log.info({ systemId, port: onPort, closed: bound.length, refuseForMs }, "binds dropped");
       return bound.length;
     },
     originate,

@@ -13,16 +13,20 @@ import { startSmscSimulator, type SimulatedSubmit, type SmscSimulator } from "@/
 
 export const SENDER = "TUMIRA";
 
-export type TestSimulator = SmscSimulator & { submits: SimulatedSubmit[] };
+/** at: when the simulator answered it (performance.now()). */
+export type TestSimulator = SmscSimulator & { submits: (SimulatedSubmit & { at: number })[] };
 
-export async function startTestSimulator(options: { tps?: number; dlrDelayMs?: number } = {}): Promise<TestSimulator> {
-  const submits: SimulatedSubmit[] = [];
+export async function startTestSimulator(
+  options: { tps?: number; dlrDelayMs?: number; secondPort?: boolean } = {},
+): Promise<TestSimulator> {
+  const submits: TestSimulator["submits"] = [];
   const simulator = await startSmscSimulator({
     port: 0,
+    ...(options.secondPort ? { secondPort: 0 } : {}),
     tps: options.tps ?? 1000,
     dlrDelayMs: options.dlrDelayMs ?? 50,
     logger,
-    onSubmit: (submit) => submits.push(submit),
+    onSubmit: (submit) => submits.push({ ...submit, at: performance.now() }),
   });
   return { ...simulator, submits };
 }
@@ -49,7 +53,7 @@ export async function send(
   accountId: string,
   recipients: string[],
   body: string,
-  options: { webhookUrl?: string; test?: boolean } = {},
+  options: { webhookUrl?: string; test?: boolean; priority?: "normal" | "high" } = {},
 ): Promise<string[]> {
   const accepted = await acceptMessages({
     accountId,
@@ -60,6 +64,7 @@ export async function send(
     actor: "test",
     mode: options.test ? "test" : "live",
     kind: recipients.length === 1 ? "single" : "bulk",
+    priority: options.priority,
   });
   return accepted.messages.map((message) => message.id);
 }

@@ -187,22 +187,34 @@ describe("carrier links", () => {
     }
   });
 
-  it("counts queue depth and the oldest queued message's age per carrier in /metrics", async () => {
+  it("counts queue depth and the oldest queued message's age per carrier and priority in /metrics", async () => {
     await pauseCarrier({ operator: "econet", reason: "metrics", actor: "test" });
     await startDispatcher();
     try {
       const accountId = await createSendingAccount();
       const ids = await send(accountId, ["+263771300019", "+263771300029"], "Queued for the gauges");
-      const gauge = async (name: "carrierQueueDepth" | "carrierOldestQueuedSeconds" | "carrierPaused") =>
-        (await metrics()[name].get()).values.find((value) => value.labels.operator === "econet")?.value;
-      await waitFor(async () => (await gauge("carrierQueueDepth")) === 2, "tumira_carrier_queue_depth 2");
-      expect(await gauge("carrierPaused")).toBe(1);
+      const [urgent] = await send(accountId, ["+263771300039"], "Queued first in line", { priority: "high" });
+      const gauge = async (name: "carrierQueueDepth" | "carrierOldestQueuedSeconds", priority: string) =>
+        (await metrics()[name].get()).values.find((value) => value.labels.operator === "econet" && value.labels.priority === priority)
+          ?.value;
+      await waitFor(
+        async () => (await gauge("carrierQueueDepth", "normal")) === 2 && (await gauge("carrierQueueDepth", "high")) === 1,
+        "tumira_carrier_queue_depth 2 normal, 1 high",
+      );
+      expect((await metrics().carrierPaused.get()).values.find((value) => value.labels.operator === "econet")?.value).toBe(1);
       const first = await db().message.findUniqueOrThrow({ where: { id: ids[0] } });
-      expect((await carrier("econet")).queue.oldestReceivedAt).toEqual(first.receivedAt);
-      const reportedAge = (await gauge("carrierOldestQueuedSeconds"))!;
+      const high = await db().message.findUniqueOrThrow({ where: { id: urgent } });
+      const queue = (await carrier("econet")).queue;
+      expect(queue.depth).toBe(3);
+      expect(queue.byPriority.normal).toEqual({ depth: 2, oldestReceivedAt: first.receivedAt });
+      expect(queue.byPriority.high).toEqual({ depth: 1, oldestReceivedAt: high.receivedAt });
+      expect(queue.oldestReceivedAt).toEqual(first.receivedAt);
+      const reportedAge = (await gauge("carrierOldestQueuedSeconds", "normal"))!;
       expect(reportedAge).toBeGreaterThanOrEqual(0);
       expect(reportedAge).toBeLessThanOrEqual((Date.now() - first.receivedAt.getTime()) / 1000);
-      expect(await metrics().registry.metrics()).toMatch(/tumira_carrier_queue_depth\{operator="econet"\} 2/);
+      const text = await metrics().registry.metrics();
+      expect(text).toMatch(/tumira_carrier_queue_depth\{operator="econet",priority="normal"\} 2/);
+      expect(text).toMatch(/tumira_carrier_queue_depth\{operator="econet",priority="high"\} 1/);
     } finally {
       await resumeCarrier({ operator: "econet", actor: "test" });
       await stopDispatcher();

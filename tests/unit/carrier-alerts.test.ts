@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CarrierBind, CarrierOverview } from "@/lib/delivery/carrier-links";
+import type { CarrierBind, CarrierOverview, QueueStats } from "@/lib/delivery/carrier-links";
 import { BIND_DOWN_ALERT_MS, QUEUE_AGE_ALERT_MS, carrierAlertsOf } from "@/lib/dashboard/carrier-alerts";
 
 const now = new Date("2026-11-26T12:00:00Z");
@@ -8,6 +8,9 @@ const ago = (ms: number) => new Date(now.getTime() - ms);
 function bind(state: CarrierBind["state"], since: Date): CarrierBind {
   return {
     operator: "econet",
+    bind: "smsc.example:2775",
+    role: "primary",
+    active: true,
     state,
     since,
     nextTryAt: null,
@@ -19,6 +22,15 @@ function bind(state: CarrierBind["state"], since: Date): CarrierBind {
     minutes: [],
     owner: "worker-1",
     updatedAt: now,
+  };
+}
+
+function queue(depth: number, oldestReceivedAt: Date | null): QueueStats {
+  return {
+    depth,
+    oldestReceivedAt,
+    byPriority: { normal: { depth, oldestReceivedAt }, high: { depth: 0, oldestReceivedAt: null } },
+    receiptsAwaited: 0,
   };
 }
 
@@ -42,14 +54,14 @@ function carrier(changes: Partial<CarrierOverview>): CarrierOverview {
       receiptP50Ms: null,
       receiptP95Ms: null,
     },
-    queue: { depth: 0, oldestReceivedAt: null },
+    queue: queue(0, null),
     ...changes,
   };
 }
 
 describe("carrier alerts", () => {
   it("says nothing while every carrier is bound and its queue is young", () => {
-    expect(carrierAlertsOf([carrier({ queue: { depth: 5, oldestReceivedAt: ago(QUEUE_AGE_ALERT_MS - 1000) } })], now)).toEqual([]);
+    expect(carrierAlertsOf([carrier({ queue: queue(5, ago(QUEUE_AGE_ALERT_MS - 1000)) })], now)).toEqual([]);
   });
 
   it("names a carrier whose binds have all been down past the threshold, not one that is reconnecting", () => {
@@ -71,7 +83,7 @@ describe("carrier alerts", () => {
   });
 
   it("names a queue whose oldest message has waited past the threshold", () => {
-    const slow = carrier({ operator: "telecel", queue: { depth: 900, oldestReceivedAt: ago(12 * 60_000) } });
+    const slow = carrier({ operator: "telecel", queue: queue(900, ago(12 * 60_000)) });
     expect(carrierAlertsOf([slow], now)).toEqual([
       { id: "telecel-queue", tone: "amber", text: "Telecel: the oldest queued message has waited 12 min" },
     ]);

@@ -42,8 +42,10 @@ describe("carrier URLs", () => {
       SMSC_SIMULATOR_TPS: "300",
     });
     const configs = carrierConfigs(env);
-    expect(configs.netone).toMatchObject({ host: "smsc.netone.example", simulated: false });
-    expect(configs.econet).toMatchObject({
+    expect(configs.netone.binds).toMatchObject([{ host: "smsc.netone.example", simulated: false, role: "primary" }]);
+    expect(configs.econet.binds).toHaveLength(1);
+    expect(configs.econet.binds[0]).toMatchObject({
+      role: "primary",
       host: "127.0.0.1",
       port: 2999,
       systemId: "econet",
@@ -51,6 +53,49 @@ describe("carrier URLs", () => {
       tps: 300,
       simulated: true,
     });
+  });
+});
+
+describe("several binds per carrier", () => {
+  const base = { DATA_DIR: os.tmpdir(), APP_SECRET: "x".repeat(32), NEXTAUTH_SECRET: "y".repeat(32) };
+
+  it("reads a list of URLs used together: one cap for all, each bind its own window", () => {
+    const env = loadEnv({
+      ...base,
+      SMPP_ECONET: "smpp://e1:pw@smsc-a.example:2775?tps=80&window=5, smpp://e1:pw@smsc-b.example:2776?window=20",
+    });
+    const econet = carrierConfigs(env).econet;
+    expect(econet).toMatchObject({ mode: "shared", tps: 80 });
+    expect(econet.binds.map((bind) => [bind.host, bind.port, bind.role, bind.tps, bind.window])).toEqual([
+      ["smsc-a.example", 2775, "shared", 80, 5],
+      ["smsc-b.example", 2776, "shared", 80, 20],
+    ]);
+  });
+
+  it("reads a primary and its standby with their failover and giveback times", () => {
+    const env = loadEnv({
+      ...base,
+      SMPP_NETONE: "smpp://n1:pw@primary.example?tps=50,smpp://n1:pw@standby.example?tps=20",
+      SMPP_NETONE_MODE: "failover",
+      SMPP_NETONE_FAILOVER_AFTER_SECONDS: "45",
+      SMPP_NETONE_GIVEBACK_HOLD_SECONDS: "5",
+    });
+    const netone = carrierConfigs(env).netone;
+    expect(netone).toMatchObject({ mode: "failover", failoverAfterMs: 45_000, givebackHoldMs: 5_000 });
+    expect(netone.binds.map((bind) => [bind.host, bind.role, bind.tps])).toEqual([
+      ["primary.example", "primary", 50],
+      ["standby.example", "standby", 20],
+    ]);
+  });
+
+  it("refuses a shared carrier whose binds name different caps, an empty entry, and a bad mode", () => {
+    const shared = { ...base, SMPP_TELECEL: "smpp://t:pw@a.example?tps=50,smpp://t:pw@b.example?tps=60" };
+    expect(() => carrierConfigs(loadEnv(shared))).toThrow("SMPP_TELECEL: tps is the carrier's cap shared by its binds");
+    expect(() => carrierConfigs(loadEnv({ ...base, SMPP_TELECEL: "smpp://t:pw@a.example,,smpp://t:pw@b.example" }))).toThrow(
+      "SMPP_TELECEL: an empty URL in the list",
+    );
+    expect(() => loadEnv({ ...base, SMPP_TELECEL_MODE: "both" })).toThrow(/SMPP_TELECEL_MODE/);
+    expect(() => loadEnv({ ...base, SMPP_TELECEL_FAILOVER_AFTER_SECONDS: "0" })).toThrow(/SMPP_TELECEL_FAILOVER_AFTER_SECONDS/);
   });
 });
 

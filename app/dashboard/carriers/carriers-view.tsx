@@ -77,7 +77,7 @@ function CarrierState({ carrier }: { carrier: CarrierRow }) {
   return (
     <span className="flex flex-wrap gap-1">
       {carrier.binds.map((bind) => (
-        <Badge key={bind.owner} tone={stateTone[bind.state]}>
+        <Badge key={`${bind.owner}|${bind.bind}`} tone={stateTone[bind.state]}>
           {stateLabel[bind.state]}
         </Badge>
       ))}
@@ -153,16 +153,37 @@ const carrierColumns: Column<CarrierRow>[] = [
     key: "queue",
     header: "Queued",
     numeric: true,
-    cell: (carrier) => <span data-testid="carrier-queue">{carrier.queueDepth}</span>,
+    nowrap: true,
+    cell: (carrier) => (
+      <>
+        <span data-testid="carrier-queue">{carrier.queueDepth}</span>
+        <p className="text-xs text-slate-500">
+          high <span data-testid="carrier-queue-high">{carrier.queueByPriority.high.depth}</span>, normal{" "}
+          <span data-testid="carrier-queue-normal">{carrier.queueByPriority.normal.depth}</span>
+        </p>
+        <p className="text-xs text-slate-500" title="Accepted by the carrier, its delivery receipt not come yet">
+          <span data-testid="carrier-receipts-awaited">{carrier.receiptsAwaited}</span> awaiting receipt
+        </p>
+      </>
+    ),
   },
   {
     key: "oldest",
     header: "Oldest",
     numeric: true,
     nowrap: true,
-    cell: (carrier) => (carrier.oldestQueuedAt ? formatAge(carrier.oldestQueuedAt, carrier.readAt) : "—"),
+    cell: (carrier) => (
+      <>
+        {carrier.oldestQueuedAt ? formatAge(carrier.oldestQueuedAt, carrier.readAt) : "—"}
+        {carrier.queueByPriority.high.oldestQueuedAt && (
+          <p className="text-xs text-slate-500">high {formatAge(carrier.queueByPriority.high.oldestQueuedAt, carrier.readAt)}</p>
+        )}
+      </>
+    ),
   },
 ];
+
+const roleLabel: Record<CarrierBindRow["role"], string> = { primary: "Primary", standby: "Standby", shared: "Shared" };
 
 type BindRow = CarrierBindRow & { operator: CarrierRow["operator"] };
 
@@ -184,7 +205,18 @@ const bindColumns: Column<BindRow>[] = [
     ),
   },
   { key: "since", header: "Since", nowrap: true, cell: (bind) => <Time value={bind.since} seconds /> },
-  { key: "host", header: "Host", cell: (bind) => <span className="font-mono text-xs">{bind.host}</span> },
+  { key: "host", header: "Host", cell: (bind) => <span className="font-mono text-xs">{bind.bind || bind.host}</span> },
+  {
+    key: "role",
+    header: "Role",
+    nowrap: true,
+    cell: (bind) => (
+      <span data-testid="bind-role" data-role={bind.role} data-active={bind.active ? "true" : "false"}>
+        {roleLabel[bind.role]}
+        <span className="block text-xs text-slate-500">{bind.active ? "in use" : "standing by"}</span>
+      </span>
+    ),
+  },
   { key: "window", header: "Window", numeric: true, cell: (bind) => `${bind.windowUsed} / ${bind.windowSize}` },
   { key: "cap", header: "Cap/s", numeric: true, cell: (bind) => bind.tps },
   { key: "sent", header: "Sent/s", numeric: true, cell: (bind) => ratePerSecond(bind.sentLastMinute) },
@@ -265,12 +297,20 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
       </Card>
 
       <Card>
-        <CardHeader title="Binds" description="One row per dispatcher's bind to a carrier, as each reported it." />
+        <CardHeader
+          title="Binds"
+          description="One row per dispatcher's bind to a carrier, as each reported it: a carrier's binds are used together (shared) or as a primary and its standby."
+        />
         <DataTable
           columns={bindColumns}
           rows={binds}
-          rowKey={(bind) => `${bind.owner}|${bind.operator}`}
-          rowAttributes={(bind) => ({ "data-testid": "bind-row", "data-carrier": bind.operator, "data-state": bind.state })}
+          rowKey={(bind) => `${bind.owner}|${bind.operator}|${bind.bind}`}
+          rowAttributes={(bind) => ({
+            "data-testid": "bind-row",
+            "data-carrier": bind.operator,
+            "data-state": bind.state,
+            "data-role": bind.role,
+          })}
           empty={
             <EmptyState
               icon="signal"
