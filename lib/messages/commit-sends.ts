@@ -11,6 +11,10 @@ import type { SendOutcome } from "@/lib/db/stores/types";
 import { timeOrderedUuid } from "@/lib/model/ids";
 import { withoutOptedOut } from "./opt-out-check";
 import { checkLowBalance } from "@/lib/webhooks/low-balance";
+import { sql } from "@/lib/db/client";
+import { logger } from "@/lib/log";
+import { hasStatusEndpoints, refreshEndpointCache } from "@/lib/webhooks/account-events";
+import { queueStatusChanges, type StatusChange } from "@/lib/webhooks/status-events";
 import { takeTurns, TURN_SLOT_MS } from "./queue-turns";
 
 export { AcceptedMessage, IdempotencyKeyTakenError } from "@/lib/model/sends";
@@ -21,7 +25,28 @@ export async function commitSends(sends: PreparedSend[]): Promise<SendOutcome[]>
   const accepted = outcomes.reduce((count, outcome) => count + (outcome instanceof Error ? 0 : outcome.messages.length), 0);
   if (accepted > 0) metrics().messagesAccepted.inc(accepted);
   await checkLowBalance(sends.filter((send, index) => !send.test && !(outcomes[index] instanceof Error)).map((send) => send.accountId));
+  await queueAcceptedStatuses(sends, outcomes);
   return outcomes;
+}
+
+/**
+ * message.status (created or enqueued) for the accepted messages of accounts with status endpoints,
+ * once they are committed. The sends stand whatever happens here: a failure is logged, not answered.
+ */
+async function queueAcceptedStatuses(sends: PreparedSend[], outcomes: SendOutcome[]): Promise<void> {
+  await refreshEndpointCache();
+  const changes: StatusChange[] = [];
+  sends.forEach((send, index) => {
+    const outcome = outcomes[index];
+    if (outcome instanceof Error || !hasStatusEndpoints(send.accountId)) return;
+    for (const message of outcome.messages) changes.push({ accountId: send.accountId, message });
+  });
+  if (changes.length === 0) return;
+  try {
+    await sql().transaction((tx) => queueStatusChanges(tx, changes, changes[0].message.createdAt));
+  } catch (error) {
+    logger.error({ err: error, messages: changes.length }, "message.status events of accepted messages not queued");
+  }
 }
 
 /** Prices a send and, when its account can pay, takes the charge from the account's balance as read. */
