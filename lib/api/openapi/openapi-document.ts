@@ -384,9 +384,10 @@ const RATE_LIMIT_HEADERS = {
   "RateLimit-Reset": headerRef("RateLimit-Reset"),
 };
 
-/** 401 and 413 are answered before a key is counted, so they carry no rate-limit state. */
+/** 401, 413 and 503 are answered before a key is counted, so they carry no rate-limit state. */
 function errorHeaders(status: number, operation: Operation) {
   if (status === 401 || status === 413) return undefined;
+  if (status === 503) return { "Retry-After": headerRef("Retry-After") };
   const retry = status === 429 || (status === 409 && operation.idempotent);
   return retry ? { ...RATE_LIMIT_HEADERS, "Retry-After": headerRef("Retry-After") } : RATE_LIMIT_HEADERS;
 }
@@ -398,6 +399,9 @@ function describeOperation(route: ApiRoute, operation: Operation) {
     401: "No key, or a malformed, unknown, expired or revoked key (always the kit shape)",
     429: "Over the key's request rate limit; retry after Retry-After seconds",
   };
+  if (operation.request)
+    errors[503] =
+      "The server holds as much request body as it may (HTTP_BODY_MEMORY_MB); the body was not read. Retry after Retry-After seconds";
   const responses: Record<string, unknown> = {
     [operation.success.status]: {
       description: operation.success.description,
