@@ -337,7 +337,8 @@ const optOutOperations: Record<string, Operation> = {
     operationId: "listInbound",
     summary: "List inbound messages",
     description:
-      "Messages sent to the account's numbers and short codes, newest first, filtered (test and live keys alike). " +
+      "Messages sent to the account's numbers and short codes, newest first, filtered: with a live key the carriers' " +
+      "messages, with a test key the sandbox's (POST /api/v1/inbound/simulate). " +
       "Follow `next_cursor` with the same filters for the next page. A bad filter is a 400 naming it in `validation_errors`.",
     tag: "Inbound",
     query: { schema: inboundSearchQuerySchema },
@@ -349,15 +350,18 @@ const optOutOperations: Record<string, Operation> = {
     summary: "Get an inbound message",
     tag: "Inbound",
     success: { status: 200, description: "The inbound message", body: "InboundMessageEnvelope" },
-    errors: { 400: "The id is not a UUID", 404: "No inbound message with this id on the caller's account" },
+    errors: {
+      400: "The id is not a UUID",
+      404: "No inbound message with this id on the caller's account in the key's mode (test or live)",
+    },
   },
   "POST /api/v1/inbound/simulate": {
     operationId: "simulateInbound",
     summary: "Simulate an inbound message (test keys)",
     description:
       "The sandbox: the SMSC simulator sends `message` from `from` to `to` as a real deliver_sm over the account's simulated " +
-      "carrier bind (the carrier of `from`'s prefix), and it is stored as a carrier's would be; it shows in GET /api/v1/inbound " +
-      "within moments. `to` must be one of the account's numbers on that carrier or on all.",
+      "carrier bind (the carrier of `from`'s prefix), and it is stored as a carrier's would be, as a test message; it shows in " +
+      "GET /api/v1/inbound read with a test key within moments. `to` must be one of the account's numbers on that carrier or on all.",
     tag: "Inbound",
     request: "SimulateInboundRequest",
     success: { status: 202, description: "Queued for the simulator", body: "SimulatedInboundEnvelope" },
