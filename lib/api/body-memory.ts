@@ -48,8 +48,3 @@ export function reserveBodyMemory(declared: number): BodyMemory | null {
     },
   };
 }
-
-/** Bytes reserved by bodies being read or answered now, in this process. */
-export function bodyMemoryInUse(): number {
-  return inUse;
-}
