@@ -20,6 +20,8 @@ import { takeTurns, TURN_SLOT_MS } from "./queue-turns";
 export { AcceptedMessage, IdempotencyKeyTakenError } from "@/lib/model/sends";
 export type { AcceptedSend, IdempotencyRecord, PreparedSend } from "@/lib/model/sends";
 
+const STATUS_EVENT_CHUNK = 1000;
+
 export async function commitSends(sends: PreparedSend[]): Promise<SendOutcome[]> {
   const outcomes = await getStores().messages.commitSends(sends, priceSend);
   const accepted = outcomes.reduce((count, outcome) => count + (outcome instanceof Error ? 0 : outcome.messages.length), 0);
@@ -41,9 +43,12 @@ async function queueAcceptedStatuses(sends: PreparedSend[], outcomes: SendOutcom
     if (outcome instanceof Error || !hasStatusEndpoints(send.accountId)) return;
     for (const message of outcome.messages) changes.push({ accountId: send.accountId, message });
   });
-  if (changes.length === 0) return;
   try {
-    await sql().transaction((tx) => queueStatusChanges(tx, changes, changes[0].message.createdAt));
+    // A bulk send's events a chunk at a time: each chunk's payloads are held only while it is written.
+    for (let offset = 0; offset < changes.length; offset += STATUS_EVENT_CHUNK) {
+      const chunk = changes.slice(offset, offset + STATUS_EVENT_CHUNK);
+      await sql().transaction((tx) => queueStatusChanges(tx, chunk, chunk[0].message.createdAt));
+    }
   } catch (error) {
     logger.error({ err: error, messages: changes.length }, "message.status events of accepted messages not queued");
   }
