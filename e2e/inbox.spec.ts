@@ -32,8 +32,11 @@ test("a simulated inbound message reaches the owner's inbox, in a conversation w
     await page.reload();
     await expect(page.getByTestId("conversation-link").filter({ hasText: HANDSET })).toHaveCount(1, { timeout: 1000 });
   }).toPass();
+  // It came through the sandbox: a test message, badged in the list and in the conversation.
+  await expect(page.getByTestId("conversation-link").filter({ hasText: HANDSET })).toContainText("Test");
   await page.getByTestId("conversation-link").filter({ hasText: HANDSET }).click();
   await expect(page.getByTestId("conversation-in")).toContainText("Is my order ready?");
+  await expect(page.getByTestId("conversation-in").filter({ hasText: "Is my order ready?" })).toContainText("Test");
   await snap(page, "inbox-conversation");
 });
 

@@ -10,6 +10,7 @@ const ownerPages = [
   { path: "/dashboard/senders", heading: "Sender IDs", name: "senders" },
   { path: "/dashboard/opt-outs", heading: "Opt-outs", name: "opt-outs-page" },
   { path: "/dashboard/webhooks", heading: "Webhooks", name: "webhooks" },
+  { path: "/dashboard/password", heading: "Password", name: "password" },
   { path: "/dashboard/api-reference", heading: "API reference", name: "api-reference" },
 ];
 

@@ -66,6 +66,8 @@ const envSchema = z.object({
   TRUST_PROXY: booleanFlag.default(false),
   /** The lean HTTP path (docs/decisions/0001-own-http1-path.md); false: every request through node:http. */
   HTTP_LEAN_PATH: booleanFlag.default(true),
+  /** MiB that API request bodies being read may hold at once in one process (lib/api/body-memory.ts); at least one bulk body. */
+  HTTP_BODY_MEMORY_MB: z.coerce.number().int().min(8, "must be at least 8 (one bulk send's largest body)").max(65_536).default(64),
   /** Processes serving HTTP: 1 (no cluster), N (a primary and N node:cluster workers), or `auto` (one per core). */
   HTTP_PROCESSES: z
     .string()

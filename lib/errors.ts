@@ -16,6 +16,7 @@ export type ErrorCode =
   | "RATE_LIMITED"
   | "METHOD_NOT_ALLOWED"
   | "CLIENT_CLOSED_REQUEST"
+  | "SERVICE_UNAVAILABLE"
   | "INTERNAL";
 
 export type FieldError = { field: string; description: string };

@@ -87,7 +87,12 @@ export function Sidebar({
           <p className="truncate text-sm font-medium text-slate-900" data-testid="user-email">
             {user.email}
           </p>
-          <p className="truncate text-xs text-slate-500 capitalize">{user.role}</p>
+          <p className="truncate text-xs text-slate-500">
+            <span className="capitalize">{user.role}</span> ·{" "}
+            <Link href="/dashboard/password" className="hover:text-slate-700 hover:underline">
+              Password
+            </Link>
+          </p>
         </div>
         <button
           type="button"

@@ -2,8 +2,9 @@
 // production server's lean path (lib/server/http-server.ts) end in runApiRequest; Next calls
 // handleApiRequest with a Web Request, the lean path passes what it read from node:http directly.
 // It assigns the request id, finds the route, checks the declared body length against the route's
-// limit and the API key on the head alone, then reads the body under that limit, runs the handler,
-// maps errors to the route's error shape, and records metrics and one log line.
+// limit and the API key on the head alone, reserves the body's memory (lib/api/body-memory.ts: a
+// 503 with Retry-After when the process holds too much already), then reads the body under that
+// limit, runs the handler, maps errors to the route's error shape, and records metrics and one log line.
 import crypto from "node:crypto";
 import { logger, type Logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
@@ -11,6 +12,7 @@ import { AppError } from "@/lib/errors";
 import { compileRoutes, matchRoute, SMALL_BODY_LIMIT, type RequestHeaders } from "./route";
 import { type ApiResponse, errorResponse, type HeaderMap, toAppError, toWebResponse } from "./respond";
 import { apiRoutes } from "./routes";
+import { reserveBodyMemory, type BodyMemory } from "./body-memory";
 
 const compiled = compileRoutes(apiRoutes);
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
@@ -24,10 +26,11 @@ export type ApiRequestInput = {
   /** The body's declared length (Content-Length); 0 when none is declared. */
   bodyLength: number;
   /**
-   * Reads the whole body, throwing payloadTooLarge(limit) past the limit, and clientClosedRequest()
-   * when the client leaves before its end. Not called for a request refused on its head.
+   * Reads the whole body, throwing payloadTooLarge(limit) past the limit, bodyMemoryExhausted() when
+   * `memory` cannot take what arrives beyond the declared length, and clientClosedRequest() when the
+   * client leaves before its end. Not called for a request refused on its head.
    */
-  readBody: (limit: number) => Promise<Buffer>;
+  readBody: (limit: number, memory: BodyMemory) => Promise<Buffer>;
 };
 
 export async function handleApiRequest(request: Request): Promise<Response> {
@@ -37,7 +40,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     headers: request.headers,
     request,
     bodyLength: Number(request.headers.get("content-length")) || 0,
-    readBody: (limit) => readWebBody(request, limit),
+    readBody: (limit, memory) => readWebBody(request, limit, memory),
   });
   return toWebResponse(response);
 }
@@ -63,11 +66,14 @@ export async function runApiRequest(input: ApiRequestInput): Promise<ApiResponse
     );
   } else {
     const { route, params } = match;
+    let memory: BodyMemory | null = null;
     try {
       const limit = route.bodyLimit ?? SMALL_BODY_LIMIT;
       if (input.bodyLength > limit) throw payloadTooLarge(limit);
       const auth = await route.handler.authenticate?.(input.headers);
-      const body = await input.readBody(limit);
+      memory = reserveBodyMemory(input.bodyLength);
+      if (!memory) throw bodyMemoryExhausted();
+      const body = await input.readBody(limit, memory);
       const { request, headers } = input;
       response = await route.handler({ request, headers, params, requestId, log, body, responseHeaders, auth });
     } catch (error) {
@@ -75,6 +81,8 @@ export async function runApiRequest(input: ApiRequestInput): Promise<ApiResponse
       if (appError.code === "INTERNAL") log.error({ err: error, route: route.path }, "request failed");
       if (appError.code === "CLIENT_CLOSED_REQUEST") metrics().httpRequestsAborted.inc({ route: routeName, method });
       response = errorResponse(appError, route.errorShape);
+    } finally {
+      memory?.release();
     }
   }
 
@@ -116,7 +124,7 @@ function lazyChildLogger(bindings: Record<string, unknown>): Logger {
   });
 }
 
-async function readWebBody(request: Request, limit: number): Promise<Buffer> {
+async function readWebBody(request: Request, limit: number, memory: BodyMemory): Promise<Buffer> {
   if (!request.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -129,6 +137,10 @@ async function readWebBody(request: Request, limit: number): Promise<Buffer> {
       await reader.cancel().catch(() => undefined);
       throw payloadTooLarge(limit);
     }
+    if (!memory.take(value.byteLength)) {
+      await reader.cancel().catch(() => undefined);
+      throw bodyMemoryExhausted();
+    }
     chunks.push(value);
   }
   return Buffer.concat(chunks);
@@ -137,6 +149,14 @@ async function readWebBody(request: Request, limit: number): Promise<Buffer> {
 export function payloadTooLarge(limit: number): AppError {
   return new AppError("PAYLOAD_TOO_LARGE", "Request body too large", {
     description: `The request body must be at most ${limit} bytes`,
+  });
+}
+
+/** The process holds as much request body as it may (HTTP_BODY_MEMORY_MB): this one is not read, or not read further. */
+export function bodyMemoryExhausted(): AppError {
+  return new AppError("SERVICE_UNAVAILABLE", "Server busy", {
+    description: "The server is reading as many request bodies as it can hold; retry after Retry-After seconds",
+    retryAfterSeconds: 1,
   });
 }
 

@@ -112,6 +112,7 @@ const httpStatus: Record<ErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   // nginx's status for a request its client abandoned; never written, the connection is gone.
   CLIENT_CLOSED_REQUEST: 499,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
@@ -131,6 +132,7 @@ const kitCode: Record<ErrorCode, string> = {
   RATE_LIMITED: "TOO_MANY_REQUESTS",
   METHOD_NOT_ALLOWED: "METHOD_NOT_ALLOWED",
   CLIENT_CLOSED_REQUEST: "CLIENT_CLOSED_REQUEST",
+  SERVICE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
   INTERNAL: "INTERNAL_SERVER_ERROR",
 };
 
@@ -150,6 +152,7 @@ const legacyType: Record<ErrorCode, string> = {
   RATE_LIMITED: "ERR_TOO_MANY_REQUESTS",
   METHOD_NOT_ALLOWED: "ERR_METHOD_NOT_ALLOWED",
   CLIENT_CLOSED_REQUEST: "ERR_CLIENT_CLOSED_REQUEST",
+  SERVICE_UNAVAILABLE: "ERR_SERVICE_UNAVAILABLE",
   INTERNAL: "ERR_INTERNAL",
 };
 

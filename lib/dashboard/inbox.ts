@@ -1,10 +1,11 @@
 // The dashboard's inbox: an account's conversations (one per phone number that wrote to it), one
 // conversation (what the account sent the number and what it sent back, in time order), and the
-// platform's view of inbound traffic, metadata only except unrouted messages for admins.
+// platform's view of inbound traffic, metadata only except unrouted messages for admins. Test and
+// live messages show together, each with its mode (test: it came through the sandbox).
 import { db } from "@/lib/db/client";
 import { normalizeInboundNumber } from "@/lib/inbound/inbound-numbers";
 
-export type ConversationRow = { number: string; messages: number; lastAt: Date; lastBody: string; lastTo: string };
+export type ConversationRow = { number: string; messages: number; lastAt: Date; lastBody: string; lastTo: string; lastMode: string };
 
 /** The numbers that wrote to the account, latest first. */
 export async function listConversations(accountId: string, limit = 100): Promise<ConversationRow[]> {
@@ -21,7 +22,7 @@ export async function listConversations(accountId: string, limit = 100): Promise
       db().inboundMessage.findFirst({
         where: { accountId, from: group.from },
         orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
-        select: { body: true, to: true },
+        select: { body: true, to: true, mode: true },
       }),
     ),
   );
@@ -31,11 +32,12 @@ export async function listConversations(accountId: string, limit = 100): Promise
     lastAt: group._max.receivedAt ?? new Date(0),
     lastBody: latest[index]?.body ?? "",
     lastTo: latest[index]?.to ?? "",
+    lastMode: latest[index]?.mode ?? "live",
   }));
 }
 
 export type ConversationEntry =
-  | { direction: "in"; id: string; at: Date; body: string; to: string; operator: string; complete: boolean }
+  | { direction: "in"; id: string; at: Date; body: string; to: string; operator: string; complete: boolean; mode: string }
   | { direction: "out"; id: string; at: Date; body: string; from: string; status: string; test: boolean };
 
 /** The last `limit` messages each way between the account and one phone number, oldest first. */
@@ -51,7 +53,7 @@ export async function getConversation(
       where: { accountId, from: number },
       orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
       take: limit,
-      select: { id: true, receivedAt: true, body: true, to: true, operator: true, complete: true },
+      select: { id: true, receivedAt: true, body: true, to: true, operator: true, complete: true, mode: true },
     }),
     db().message.findMany({
       where: { accountId, to: number },
@@ -69,6 +71,7 @@ export async function getConversation(
       to: row.to,
       operator: row.operator,
       complete: row.complete,
+      mode: row.mode,
     })),
     ...outbound.map((row) => ({
       direction: "out" as const,
@@ -94,6 +97,7 @@ export type PlatformInboundRow = {
   segments: number;
   complete: boolean;
   receivedAt: Date;
+  mode: string;
   /** Only for unrouted messages shown to admins. */
   body: string | null;
 };
@@ -114,6 +118,7 @@ export async function listPlatformInbound(options: { unrouted: boolean; limit?: 
       segments: true,
       complete: true,
       receivedAt: true,
+      mode: true,
       body: options.unrouted,
     },
   });
@@ -130,6 +135,7 @@ export async function listPlatformInbound(options: { unrouted: boolean; limit?: 
     segments: row.segments,
     complete: row.complete,
     receivedAt: row.receivedAt,
+    mode: row.mode,
     body: options.unrouted ? ((row as { body?: string }).body ?? "") : null,
   }));
 }

@@ -1,38 +1,57 @@
 // The message queue's claims (each engine's delivery store, lib/db/stores) and its leases' end.
 import { SQL_STATUS } from "@/lib/model/message-status";
 import { sql } from "@/lib/db/client";
+import { logger } from "@/lib/log";
 import { toDbTime } from "@/lib/db/sql";
 import { getStores } from "@/lib/db/stores";
 import type { ClaimedMessage, MessageClaim } from "@/lib/model/queue";
+import { queueStatusChangesOf, statusEventsWanted } from "@/lib/webhooks/status-events";
 import { recordMessageEvent } from "./record-message-event";
 
 export type { ClaimedMessage } from "@/lib/model/queue";
 
-/** Moves up to `limit` due messages of one carrier (live or test) to processing, leased to `owner`. */
-export function claimMessages(claim: MessageClaim): Promise<ClaimedMessage[]> {
-  return getStores().delivery.claim(claim);
+/**
+ * Moves up to `limit` due messages of one carrier (live or test) to processing, leased to `owner`,
+ * and queues message.status (processing) for those of accounts with status endpoints before they
+ * are handed to the carrier. The claim stands if that fails: the failure is logged.
+ */
+export async function claimMessages(claim: MessageClaim): Promise<ClaimedMessage[]> {
+  const claimed = await getStores().delivery.claim(claim);
+  if (claimed.length > 0 && (await statusEventsWanted())) {
+    await sql()
+      .transaction((tx) => queueStatusChangesOf(tx, claimed, claim.now ?? new Date()))
+      .catch((error: unknown) =>
+        logger.error({ err: error, messages: claimed.length }, "message.status events of claimed messages not queued"),
+      );
+  }
+  return claimed;
 }
 
 /** Messages whose lease ran out (their dispatcher died) go back to the queue; returns how many. */
 export async function requeueExpiredLeases(now = new Date()): Promise<number> {
   return sql().transaction(async (tx) => {
-    const rows = await tx.all<{ id: string }>(
+    const rows = await tx.all<{ id: string; accountId: string }>(
       `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "lastError" = 'lease expired', "updatedAt" = ?
-       WHERE "status" = ${SQL_STATUS.processing} AND "leaseUntil" < ? RETURNING "id"`,
+       WHERE "status" = ${SQL_STATUS.processing} AND "leaseUntil" < ? RETURNING "id", "accountId"`,
       [toDbTime(now), toDbTime(now), toDbTime(now)],
     );
     for (const row of rows) {
       await recordMessageEvent(tx, row.id, "retry", "lease expired: the dispatcher stopped before recording an answer", now);
     }
+    await queueStatusChangesOf(tx, rows, now);
     return rows.length;
   });
 }
 
 /** At a graceful stop: this owner's claims that got no answer go back to the queue, due now. */
 export async function releaseLeases(owner: string, now = new Date()): Promise<number> {
-  return sql().run(
-    `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "updatedAt" = ?
-     WHERE "status" = ${SQL_STATUS.processing} AND "leaseOwner" = ?`,
-    [toDbTime(now), toDbTime(now), owner],
-  );
+  const text = `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "updatedAt" = ?
+     WHERE "status" = ${SQL_STATUS.processing} AND "leaseOwner" = ?`;
+  const params = [toDbTime(now), toDbTime(now), owner];
+  if (!(await statusEventsWanted())) return sql().run(text, params);
+  return sql().transaction(async (tx) => {
+    const rows = await tx.all<{ id: string; accountId: string }>(`${text} RETURNING "id", "accountId"`, params);
+    await queueStatusChangesOf(tx, rows, now);
+    return rows.length;
+  });
 }

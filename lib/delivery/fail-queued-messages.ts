@@ -9,6 +9,7 @@ import { sql } from "@/lib/db/client";
 import { inList } from "@/lib/db/batch-lists";
 import { parseMessageRow } from "@/lib/messages/message-row";
 import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
+import { queueStatusChangesOf, statusEventsWanted } from "@/lib/webhooks/status-events";
 import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
 
@@ -83,9 +84,12 @@ export async function expireQueuedMessages(now = new Date()): Promise<number> {
 /** Scheduled messages whose time has come join their carrier's queue; returns how many. */
 export async function enqueueScheduledMessages(now = new Date()): Promise<number> {
   const at = toDbTime(now);
-  return sql().run(
-    `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "updatedAt" = ?
-     WHERE "status" = ${SQL_STATUS.created} AND "nextAttemptAt" <= ? AND "sendAt" IS NOT NULL`,
-    [at, at],
-  );
+  const text = `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "updatedAt" = ?
+     WHERE "status" = ${SQL_STATUS.created} AND "nextAttemptAt" <= ? AND "sendAt" IS NOT NULL`;
+  if (!(await statusEventsWanted())) return sql().run(text, [at, at]);
+  return sql().transaction(async (tx) => {
+    const rows = await tx.all<{ id: string; accountId: string }>(`${text} RETURNING "id", "accountId"`, [at, at]);
+    await queueStatusChangesOf(tx, rows, now);
+    return rows.length;
+  });
 }

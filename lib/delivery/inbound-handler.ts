@@ -33,8 +33,8 @@ export class InboundHandler {
 
   readonly handle = async (message: MobileOriginated, connection: CarrierConnection): Promise<void> => {
     const operator = connection.config.operator;
-    const test = this.options.isTestConnection?.(connection) ?? false;
-    const outcome = await storeMobileOriginated({ operator, mo: message, test });
+    const mode = this.options.isTestConnection?.(connection) ? "test" : "live";
+    const outcome = await storeMobileOriginated({ operator, mo: message, mode });
     if (outcome.kind === "duplicate")
       this.log.info({ operator, from: message.source }, "redelivered inbound PDU acknowledged, not stored again");
   };

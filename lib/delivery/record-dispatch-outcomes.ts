@@ -15,6 +15,7 @@ import { metrics } from "@/lib/metrics";
 import type { SubmitOutcome } from "@/lib/smpp/carrier-connection";
 import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/enqueue-webhook";
 import { hasStatusEndpoints, refreshEndpointCache } from "@/lib/webhooks/account-events";
+import { queueStatusChanges } from "@/lib/webhooks/status-events";
 import { parseMessageRow } from "@/lib/messages/message-row";
 import type { ClaimedMessage } from "./claim-messages";
 import { describeAttempt } from "@/lib/messages/message-timeline";
@@ -148,6 +149,7 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
       ? `no answer: ${result.response}; sent again over a bind that is up`
       : `not sent: ${result.response}; waits for the bind`;
     await recordMessageEvent(tx, message.id, "retry", detail, now);
+    await queueRequeuedStatus(tx, message, row, now);
     return { id: message.id, counter: null };
   }
 
@@ -161,6 +163,7 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
     );
     if (!row) return null;
     await recordMessageEvent(tx, message.id, "retry", `${attempt}: ${result.response}; next attempt in ${Math.ceil(delay / 1000)} s`, now);
+    await queueRequeuedStatus(tx, message, row, now);
     return { id: message.id, counter: null };
   }
 
@@ -177,6 +180,17 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
   await refundMessage(tx, message, result.expired ? EXPIRED_REASON : "message failed at the carrier", now);
   if (row !== true) await enqueueWebhook(tx, parseMessageRow(row), "message.failed", now);
   return { id: message.id, counter: "messagesFailed" };
+}
+
+/** message.status (enqueued) for a retry's return to the queue, when the account has status endpoints. */
+async function queueRequeuedStatus(
+  tx: SqlExecutor,
+  message: ClaimedMessage,
+  row: Record<string, unknown> | true,
+  now: Date,
+): Promise<void> {
+  if (row === true || !hasStatusEndpoints(message.accountId)) return;
+  await queueStatusChanges(tx, [{ accountId: message.accountId, message: parseMessageRow(row) }], now);
 }
 
 /**

@@ -1,7 +1,8 @@
 // The delivery side of a process (the server's, or `npm run worker`'s): the SMSC simulator when
 // asked, one SMPP connection per carrier, the dispatcher, the receipt handler and the webhook
-// sender. Test-key messages always go to a simulator: the in-process one, or else a private one on
-// a loopback port that only this process uses. Services stop in reverse order (start-server.ts):
+// sender. Test-key messages always go to a private simulator on a loopback port that only this
+// process uses, apart from live traffic even when the in-process simulator plays the carriers: what
+// arrives over its binds is the sandbox's, test traffic. Services stop in reverse order (start-server.ts):
 // webhooks, then the dispatcher (its in-flight submits still have their connections), then the
 // connections, then the simulator.
 import { getEnv } from "@/lib/env";
@@ -53,12 +54,12 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
     : null;
   const sharedSimulatorPort = sharedSimulator?.port ?? null;
   if (!options.dispatcher) return services;
-  const testSimulator: SmscSimulator = sharedSimulator ?? (await startSimulator(0, "127.0.0.1"));
+  const testSimulator: SmscSimulator = await startSimulator(0, "127.0.0.1");
   const testSimulatorPort = testSimulator.port;
 
   const receipts = new ReceiptHandler({ logger, ...tuning.receipts });
   // Connections that carry test traffic only (set once the routes exist): a message arriving on one
-  // came through the sandbox. A simulator shared with live traffic cannot tell, so its messages count as live.
+  // came through the sandbox.
   const testOnlyConnections = new Set<CarrierConnection>();
   const inbound = new InboundHandler({
     logger,
@@ -100,7 +101,6 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
     },
   ]);
   for (const route of routes) if (route.test) testOnlyConnections.add(route.connection);
-  for (const route of routes) if (!route.test) testOnlyConnections.delete(route.connection);
   for (const connection of connections.values()) connection.start();
   inbound.start();
   const described = operators.map(

@@ -3,6 +3,8 @@
 // listener's failure is logged and does not undo the storing or reach the carrier.
 import { logger } from "@/lib/log";
 
+export type InboundMode = "test" | "live";
+
 export type StoredInboundMessage = {
   id: string;
   accountId: string | null;
@@ -14,8 +16,8 @@ export type StoredInboundMessage = {
   segments: number;
   complete: boolean;
   receivedAt: Date;
-  /** It came over a bind that carries test traffic only (the sandbox's simulator): what answers it is test traffic too. Not stored. */
-  test?: boolean;
+  /** test when it came over a bind that carries test traffic only (the sandbox's simulator): what answers it is test traffic too. */
+  mode: InboundMode;
 };
 
 export type InboundListener = (message: StoredInboundMessage) => Promise<void> | void;

@@ -1,10 +1,13 @@
 // Reading an account's inbound messages: one page at a time, newest first, behind an opaque cursor.
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/sqlite";
+import type { InboundMode } from "./inbound-listeners";
 
 export type InboundSearch = {
   /** An account's messages, or null for the unrouted ones (admins). */
   accountId: string | null;
+  /** Only the messages of this mode: what a test key or a live key reads. */
+  mode: InboundMode;
   from?: string;
   to?: string;
   receivedFrom?: Date;
@@ -24,6 +27,7 @@ export type InboundRecord = {
   segments: number;
   complete: boolean;
   receivedAt: Date;
+  mode: string;
 };
 
 const COLUMNS = {
@@ -37,6 +41,7 @@ const COLUMNS = {
   segments: true,
   complete: true,
   receivedAt: true,
+  mode: true,
 } as const;
 
 export function encodeInboundCursor(cursor: InboundCursor): string {
@@ -55,6 +60,7 @@ export function decodeInboundCursor(text: string): InboundCursor | null {
 function whereOf(search: InboundSearch, after: InboundCursor | null): Prisma.InboundMessageWhereInput {
   return {
     accountId: search.accountId,
+    mode: search.mode,
     ...(search.from ? { from: search.from } : {}),
     ...(search.to ? { to: search.to } : {}),
     AND: [
@@ -81,7 +87,7 @@ export async function listInbound(
   return { rows: page, next: rows.length > limit ? { receivedAt: last.receivedAt, id: last.id } : null };
 }
 
-/** One inbound message of an account; null when it is not the account's (or does not exist). */
-export async function getInbound(accountId: string, id: string): Promise<InboundRecord | null> {
-  return db().inboundMessage.findFirst({ where: { id, accountId }, select: COLUMNS });
+/** One inbound message of an account in one mode; null when it is not the account's, is of the other mode, or does not exist. */
+export async function getInbound(accountId: string, mode: InboundMode, id: string): Promise<InboundRecord | null> {
+  return db().inboundMessage.findFirst({ where: { id, accountId, mode }, select: COLUMNS });
 }

@@ -8,7 +8,7 @@ import { fromDbTime, toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { timeOrderedUuid } from "@/lib/model/ids";
 import { decodeUserData, encodingOfDataCoding, type MobileOriginated } from "@/lib/smpp/mobile-originated";
 import { normalizeInboundNumber } from "./inbound-numbers";
-import { onInboundStored, type StoredInboundMessage } from "./inbound-listeners";
+import { onInboundStored, type InboundMode, type StoredInboundMessage } from "./inbound-listeners";
 
 /**
  * Identical PDUs (same carrier, addresses, esm_class, data_coding and user data, UDH included) this
@@ -39,8 +39,8 @@ async function routeTo(tx: SqlExecutor, to: string, operator: string): Promise<s
 
 async function insertMessage(tx: SqlExecutor, message: StoredInboundMessage, pduKey: string): Promise<boolean> {
   const changed = await tx.run(
-    `INSERT INTO "InboundMessage" ("id", "accountId", "from", "to", "body", "operator", "encoding", "segments", "complete", "pduKey", "receivedAt", "createdAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("pduKey") DO NOTHING`,
+    `INSERT INTO "InboundMessage" ("id", "accountId", "from", "to", "body", "operator", "encoding", "segments", "complete", "mode", "pduKey", "receivedAt", "createdAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("pduKey") DO NOTHING`,
     [
       message.id,
       message.accountId,
@@ -51,6 +51,7 @@ async function insertMessage(tx: SqlExecutor, message: StoredInboundMessage, pdu
       message.encoding,
       message.segments,
       message.complete,
+      message.mode,
       pduKey,
       toDbTime(message.receivedAt),
       toDbTime(message.receivedAt),
@@ -69,6 +70,7 @@ type PartRow = {
   from: string;
   to: string;
   operator: string;
+  mode: InboundMode;
 };
 
 /** Joins the parts present (lowest part number first, one copy of each) into one message. */
@@ -89,6 +91,7 @@ async function assemble(tx: SqlExecutor, parts: PartRow[], complete: boolean, re
     segments: ordered.length,
     complete,
     receivedAt,
+    mode: first.mode,
   };
   if (!(await insertMessage(tx, message, `parts:${[...parts.map((part) => part.pduKey)].sort()[0]}`))) return null;
   const ids = parts.map((part) => part.id);
@@ -106,12 +109,15 @@ export async function storeMobileOriginated(input: {
   operator: string;
   mo: MobileOriginated;
   receivedAt?: Date;
-  /** The PDU came over a bind of test traffic only (see StoredInboundMessage.test). */
-  test?: boolean;
+  /** test when the PDU came over a bind of test traffic only (see StoredInboundMessage.mode); live by default. */
+  mode?: InboundMode;
 }): Promise<StoreOutcome> {
   const { operator, mo } = input;
+  const mode = input.mode ?? "live";
   const receivedAt = input.receivedAt ?? new Date();
-  const [pduKey, previousKey] = pduKeys(operator, mo.identity, receivedAt);
+  // A test bind's PDUs are deduplicated and reassembled apart from a live bind's.
+  const scope = mode === "test" ? `${operator}:test` : operator;
+  const [pduKey, previousKey] = pduKeys(scope, mo.identity, receivedAt);
   const from = address(mo.source);
   const to = address(mo.destination);
 
@@ -131,17 +137,18 @@ export async function storeMobileOriginated(input: {
         segments: 1,
         complete: true,
         receivedAt,
+        mode,
       };
       return (await insertMessage(tx, message, pduKey)) ? { kind: "stored", message } : { kind: "duplicate" };
     }
 
-    const groupKey = [operator, from, to, mo.part.reference, mo.part.total].join("|");
+    const groupKey = [scope, from, to, mo.part.reference, mo.part.total].join("|");
     await lockGroup(tx, groupKey);
     const seen = await tx.get(`SELECT 1 AS "seen" FROM "InboundPart" WHERE "pduKey" IN (?, ?)`, [pduKey, previousKey]);
     if (seen) return { kind: "duplicate" };
     const inserted = await tx.run(
-      `INSERT INTO "InboundPart" ("id", "pduKey", "groupKey", "operator", "from", "to", "partNumber", "total", "dataCoding", "payload", "receivedAt")
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("pduKey") DO NOTHING`,
+      `INSERT INTO "InboundPart" ("id", "pduKey", "groupKey", "operator", "from", "to", "partNumber", "total", "dataCoding", "payload", "mode", "receivedAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("pduKey") DO NOTHING`,
       [
         timeOrderedUuid(),
         pduKey,
@@ -153,12 +160,13 @@ export async function storeMobileOriginated(input: {
         mo.part.total,
         mo.dataCoding,
         mo.payload.toString("hex"),
+        mode,
         toDbTime(receivedAt),
       ],
     );
     if (inserted === 0) return { kind: "duplicate" };
     const parts = await tx.all<PartRow>(
-      `SELECT "id", "pduKey", "partNumber", "total", "dataCoding", "payload", "from", "to", "operator" FROM "InboundPart"
+      `SELECT "id", "pduKey", "partNumber", "total", "dataCoding", "payload", "from", "to", "operator", "mode" FROM "InboundPart"
        WHERE "groupKey" = ? AND "messageId" IS NULL ORDER BY "partNumber", "receivedAt"`,
       [groupKey],
     );
@@ -166,10 +174,7 @@ export async function storeMobileOriginated(input: {
     const message = await assemble(tx, parts, true, receivedAt);
     return message ? { kind: "stored", message } : { kind: "duplicate" };
   });
-  if (outcome.kind === "stored") {
-    if (input.test) outcome.message.test = true;
-    await onInboundStored(outcome.message);
-  }
+  if (outcome.kind === "stored") await onInboundStored(outcome.message);
   return outcome;
 }
 
@@ -188,7 +193,7 @@ export async function storeOverdueParts(timeoutMs: number, now = new Date()): Pr
     const message = await database.transaction(async (tx) => {
       await lockGroup(tx, groupKey);
       const parts = await tx.all<PartRow & { receivedAt: unknown }>(
-        `SELECT "id", "pduKey", "partNumber", "total", "dataCoding", "payload", "from", "to", "operator", "receivedAt" FROM "InboundPart"
+        `SELECT "id", "pduKey", "partNumber", "total", "dataCoding", "payload", "from", "to", "operator", "mode", "receivedAt" FROM "InboundPart"
          WHERE "groupKey" = ? AND "messageId" IS NULL ORDER BY "partNumber", "receivedAt"`,
         [groupKey],
       );

@@ -11,17 +11,47 @@ import type { SendOutcome } from "@/lib/db/stores/types";
 import { timeOrderedUuid } from "@/lib/model/ids";
 import { withoutOptedOut } from "./opt-out-check";
 import { checkLowBalance } from "@/lib/webhooks/low-balance";
+import { sql } from "@/lib/db/client";
+import { logger } from "@/lib/log";
+import { hasStatusEndpoints, refreshEndpointCache } from "@/lib/webhooks/account-events";
+import { queueStatusChanges, type StatusChange } from "@/lib/webhooks/status-events";
 import { servingTurn, takeTurns, TURN_SLOT_MS } from "./queue-turns";
 
 export { AcceptedMessage, IdempotencyKeyTakenError } from "@/lib/model/sends";
 export type { AcceptedSend, IdempotencyRecord, PreparedSend } from "@/lib/model/sends";
+
+const STATUS_EVENT_CHUNK = 1000;
 
 export async function commitSends(sends: PreparedSend[]): Promise<SendOutcome[]> {
   const outcomes = await getStores().messages.commitSends(sends, priceSend);
   const accepted = outcomes.reduce((count, outcome) => count + (outcome instanceof Error ? 0 : outcome.messages.length), 0);
   if (accepted > 0) metrics().messagesAccepted.inc(accepted);
   await checkLowBalance(sends.filter((send, index) => !send.test && !(outcomes[index] instanceof Error)).map((send) => send.accountId));
+  await queueAcceptedStatuses(sends, outcomes);
   return outcomes;
+}
+
+/**
+ * message.status (created or enqueued) for the accepted messages of accounts with status endpoints,
+ * once they are committed. The sends stand whatever happens here: a failure is logged, not answered.
+ */
+async function queueAcceptedStatuses(sends: PreparedSend[], outcomes: SendOutcome[]): Promise<void> {
+  await refreshEndpointCache();
+  const changes: StatusChange[] = [];
+  sends.forEach((send, index) => {
+    const outcome = outcomes[index];
+    if (outcome instanceof Error || !hasStatusEndpoints(send.accountId)) return;
+    for (const message of outcome.messages) changes.push({ accountId: send.accountId, message });
+  });
+  try {
+    // A bulk send's events a chunk at a time: each chunk's payloads are held only while it is written.
+    for (let offset = 0; offset < changes.length; offset += STATUS_EVENT_CHUNK) {
+      const chunk = changes.slice(offset, offset + STATUS_EVENT_CHUNK);
+      await sql().transaction((tx) => queueStatusChanges(tx, chunk, chunk[0].message.createdAt));
+    }
+  } catch (error) {
+    logger.error({ err: error, messages: changes.length }, "message.status events of accepted messages not queued");
+  }
 }
 
 /** Prices a send and, when its account can pay, takes the charge from the account's balance as read. */

@@ -41,7 +41,7 @@ export async function applyOptOutKeyword(message: {
   to: string;
   body: string;
   complete: boolean;
-  test?: boolean;
+  mode: "test" | "live";
 }): Promise<void> {
   if (!message.accountId || !message.complete) return;
   // Most inbound messages are conversation: only a single word can be a keyword, so only then are
@@ -72,7 +72,7 @@ export async function applyOptOutKeyword(message: {
       inboundNumber: message.to,
       optOut: match.optOut,
       body: match.optOut ? settings.stopReply : settings.startReply,
-      test: message.test ?? false,
+      test: message.mode === "test",
     });
   }
 }

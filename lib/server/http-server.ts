@@ -8,7 +8,8 @@
 // built only if a handler reaches past method and url.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { clientClosedRequest, payloadTooLarge, runApiRequest } from "@/lib/api/handle-api-request";
+import { bodyMemoryExhausted, clientClosedRequest, payloadTooLarge, runApiRequest } from "@/lib/api/handle-api-request";
+import type { BodyMemory } from "@/lib/api/body-memory";
 import { errorResponse, json, type ApiResponse } from "@/lib/api/respond";
 import { isApiPath } from "@/lib/api/routes";
 import { SMALL_BODY_LIMIT, type RequestHeaders } from "@/lib/api/route";
@@ -129,8 +130,8 @@ type ApiRequestHead = {
   target: string;
   rawHeaders: string[];
   bodyLength: number;
-  /** The whole body, at most `limit` bytes. */
-  readBody: (limit: number) => Promise<Buffer>;
+  /** The whole body, at most `limit` bytes, each byte past its declared length taken from `memory`. */
+  readBody: (limit: number, memory: BodyMemory) => Promise<Buffer>;
 };
 
 /** The API's answer to a request, read by either path. */
@@ -150,8 +151,8 @@ function answerApi(head: ApiRequestHead, trustProxy: boolean): Promise<ApiRespon
       () => body,
     ),
     bodyLength: head.bodyLength,
-    readBody: async (limit) => {
-      body = await head.readBody(limit);
+    readBody: async (limit, memory) => {
+      body = await head.readBody(limit, memory);
       return body;
     },
   });
@@ -171,10 +172,10 @@ async function serveApi(req: http.IncomingMessage, res: http.ServerResponse, tru
         target: req.url ?? "/",
         rawHeaders: req.rawHeaders,
         bodyLength,
-        readBody: async (limit) => {
+        readBody: async (limit, memory) => {
           if (!hasBody) return NO_BODY;
           body.state = "reading";
-          const read = await readNodeBody(req, limit);
+          const read = await readNodeBody(req, limit, memory);
           body.state = "read";
           return read;
         },
@@ -254,18 +255,22 @@ async function writeChunks(res: http.ServerResponse, chunks: Iterable<string> | 
 }
 
 /** Read with data/end events, which cost less per request than an async iterator. */
-function readNodeBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
+function readNodeBody(req: http.IncomingMessage, limit: number, memory: BodyMemory): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      chunks.push(chunk);
-      if (size <= limit) return;
-      // Stop reading: the 413 closes the connection, the rest of the upload is never taken.
+      const refusal = size > limit ? payloadTooLarge(limit) : memory.take(chunk.length) ? null : bodyMemoryExhausted();
+      if (!refusal) {
+        chunks.push(chunk);
+        return;
+      }
+      // Stop reading: the 413 or 503 closes the connection, the rest of the upload is never taken.
+      chunks.length = 0;
       req.off("data", onData);
       req.pause();
-      reject(payloadTooLarge(limit));
+      reject(refusal);
     };
     req.on("data", onData);
     req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));

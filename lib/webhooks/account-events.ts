@@ -53,7 +53,7 @@ export type CachedEndpoint = { id: string; accountId: string; url: string; event
 
 export const ENDPOINT_CACHE_TTL_MS = 5_000;
 
-let cache: { byAccount: Map<string, CachedEndpoint[]>; thresholds: Set<string>; loadedAt: number } | null = null;
+let cache: { byAccount: Map<string, CachedEndpoint[]>; thresholds: Set<string>; anyStatus: boolean; loadedAt: number } | null = null;
 let loading: Promise<void> | null = null;
 
 /** Drops the cache, so the next lookup reads the table again (after this process changed an endpoint or a threshold). */
@@ -72,7 +72,8 @@ async function load(): Promise<void> {
     list.push({ id: row.id, accountId: row.accountId, url: row.url, events: new Set(parseEvents(row.events)) });
     byAccount.set(row.accountId, list);
   }
-  cache = { byAccount, thresholds: new Set(thresholds.map((row) => row.id)), loadedAt: Date.now() };
+  const anyStatus = [...byAccount.values()].some((list) => list.some((endpoint) => endpoint.events.has("message.status")));
+  cache = { byAccount, thresholds: new Set(thresholds.map((row) => row.id)), anyStatus, loadedAt: Date.now() };
 }
 
 /** Makes the cache fresh (a query at most once per TTL per process); later sync lookups read it. */
@@ -90,6 +91,11 @@ export function cachedEndpoints(accountId: string, type: AccountEventType): Cach
 /** Whether the account's message status changes are delivered to endpoints (cache as of the last refresh). */
 export function hasStatusEndpoints(accountId: string): boolean {
   return cachedEndpoints(accountId, "message.status").length > 0;
+}
+
+/** Whether any account's message status changes are delivered to endpoints (cache as of the last refresh). */
+export function anyStatusEndpoints(): boolean {
+  return cache?.anyStatus ?? false;
 }
 
 /** Whether the account has a low-balance threshold (cache as of the last refresh). */

@@ -1,6 +1,7 @@
 // Dashboard sessions are rows: a cookie is honoured only while its UserSession is live, so signing
-// out, removing a member or disabling a user ends the session for every copy of the cookie, on
-// every server process (each reads the same row).
+// out, removing a member, changing a member's role, changing one's password (every other session)
+// or disabling a user ends the session for every copy of the cookie, on every server process (each
+// reads the same row).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Session } from "next-auth";
 import type { JWT } from "next-auth/jwt";
@@ -9,6 +10,9 @@ import { authOptions } from "@/lib/auth/auth-options";
 import { createAccount } from "@/lib/accounts/create-account";
 import { createUser } from "@/lib/users/create-user";
 import { removeMember } from "@/lib/users/remove-member";
+import { changePassword, changePasswordSchema } from "@/lib/users/change-password";
+import { changeMemberRole } from "@/lib/users/change-member-role";
+import { AppError } from "@/lib/errors";
 import { useTestDatabase } from "../helpers/test-database";
 
 useTestDatabase();
@@ -20,8 +24,8 @@ beforeAll(async () => {
 });
 
 /** What next-auth does at sign-in: the authorised user becomes the cookie's token. */
-async function signIn(email: string): Promise<JWT> {
-  const user = await authOptions.providers[0].options.authorize({ email, password: "a-long-password" }, { headers: {} });
+async function signIn(email: string, password = "a-long-password"): Promise<JWT> {
+  const user = await authOptions.providers[0].options.authorize({ email, password }, { headers: {} });
   expect(user).not.toBeNull();
   return authOptions.callbacks!.jwt!({ token: {}, user, account: null } as never);
 }
@@ -72,5 +76,88 @@ describe("dashboard sessions", () => {
 
     expect(await sessionUser(removedToken)).toBeUndefined();
     expect(await sessionUser(disabledToken)).toBeUndefined();
+  });
+
+  it("ends every other session of a user who changes their password, and keeps the one that changed it", async () => {
+    const user = await newMember("changer@example.com");
+    const here = await signIn("changer@example.com");
+    const elsewhere = await signIn("changer@example.com");
+    const change = { currentPassword: "a-long-password", newPassword: "another-long-password", confirmPassword: "another-long-password" };
+
+    const ended = await changePassword({ ...change, userId: user.id, currentSessionId: here.sid! });
+
+    expect(ended).toEqual({ endedSessions: 1 });
+    expect((await sessionUser(here))?.email).toBe("changer@example.com");
+    expect(await sessionUser(elsewhere)).toBeUndefined();
+    expect(
+      await authOptions.providers[0].options.authorize({ email: "changer@example.com", password: "a-long-password" }, { headers: {} }),
+    ).toBeNull();
+    expect((await sessionUser(await signIn("changer@example.com", "another-long-password")))?.email).toBe("changer@example.com");
+    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "user.password_changed", targetId: user.id } });
+    expect(audit.actor).toBe(`user:${user.id}`);
+    expect(JSON.parse(audit.data)).toEqual({ email: "changer@example.com", endedSessions: 1 });
+    expect(audit.data).not.toContain("another-long-password");
+  });
+
+  it("refuses a wrong current password, a short or unconfirmed new one, naming the field and changing nothing", async () => {
+    const user = await newMember("careful@example.com");
+    const here = await signIn("careful@example.com");
+    const elsewhere = await signIn("careful@example.com");
+    const before = await db().user.findUniqueOrThrow({ where: { id: user.id } });
+
+    const wrong = await changePassword({
+      currentPassword: "not-the-password",
+      newPassword: "another-long-password",
+      confirmPassword: "another-long-password",
+      userId: user.id,
+      currentSessionId: here.sid!,
+    }).catch((error: unknown) => error);
+    expect(wrong).toBeInstanceOf(AppError);
+    expect((wrong as AppError).options.fields).toEqual([{ field: "currentPassword", description: "is not your current password" }]);
+    const parsed = changePasswordSchema.safeParse({ currentPassword: "a-long-password", newPassword: "short", confirmPassword: "other" });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues.map((issue) => issue.path.join("."))).toEqual(expect.arrayContaining(["newPassword", "confirmPassword"]));
+
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).passwordHash).toBe(before.passwordHash);
+    expect((await sessionUser(elsewhere))?.email).toBe("careful@example.com");
+    expect(await db().auditEvent.count({ where: { action: "user.password_changed", targetId: user.id } })).toBe(0);
+  });
+
+  it("ends every session of a member whose role an owner changes, and records it", async () => {
+    const owner = await createUser({
+      email: "role-owner@example.com",
+      password: "a-long-password",
+      role: "owner",
+      accountId,
+      actor: "test",
+    });
+    const member = await newMember("promoted@example.com");
+    const ownerToken = await signIn("role-owner@example.com");
+    const memberToken = await signIn("promoted@example.com");
+    expect((await sessionUser(memberToken))?.role).toBe("developer");
+
+    expect(await changeMemberRole({ id: member.id, role: "owner", accountId, actingUserId: owner.id })).toEqual({
+      id: member.id,
+      role: "owner",
+      endedSessions: 1,
+    });
+
+    expect(await sessionUser(memberToken)).toBeUndefined();
+    expect((await sessionUser(ownerToken))?.email).toBe("role-owner@example.com");
+    expect((await sessionUser(await signIn("promoted@example.com")))?.role).toBe("owner");
+    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "user.role_changed", targetId: member.id } });
+    expect(audit).toMatchObject({ accountId, actor: `user:${owner.id}` });
+    expect(JSON.parse(audit.data)).toEqual({ email: "promoted@example.com", from: "developer", to: "owner", endedSessions: 1 });
+
+    const self = await changeMemberRole({ id: owner.id, role: "developer", accountId, actingUserId: owner.id }).catch(
+      (error: unknown) => error,
+    );
+    expect((self as AppError).options.fields?.map((field) => field.field)).toEqual(["role"]);
+    const elsewhere = await createAccount({ name: "Elsewhere", currency: "USD", openingBalance: 0n, senders: [], actor: "test" });
+    const notOurs = await changeMemberRole({ id: member.id, role: "developer", accountId: elsewhere.id, actingUserId: owner.id }).catch(
+      (error: unknown) => error,
+    );
+    expect((notOurs as AppError).code).toBe("NOT_FOUND");
+    expect((await db().user.findUniqueOrThrow({ where: { id: member.id } })).role).toBe("owner");
   });
 });

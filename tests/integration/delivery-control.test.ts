@@ -1,12 +1,14 @@
 // Delivery control on a real database: the claim serves high priority before a queued backlog and
 // accounts in turn; a scheduled send waits as created until its time, across a dispatcher restart,
 // over real SMPP; a message whose validity passes in the queue fails EXPIRED and is refunded once,
-// and one handed over carries what is left of its validity to the carrier.
+// and one handed over carries what is left of its validity to the carrier. The queue's own moves
+// (a claim, an expired lease, a stop's release) are message.status events for status endpoints.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, sql } from "@/lib/db/client";
 import { toDbTime } from "@/lib/db/sql";
 import { acceptMessages } from "@/lib/messages/accept-messages";
-import { claimMessages, type ClaimedMessage } from "@/lib/delivery/claim-messages";
+import { claimMessages, releaseLeases, requeueExpiredLeases, type ClaimedMessage } from "@/lib/delivery/claim-messages";
+import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
 import { enqueueScheduledMessages, expireQueuedMessages } from "@/lib/delivery/fail-queued-messages";
 import { startDeliveryServices, type DeliveryTuning } from "@/lib/delivery/start-delivery-services";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
@@ -261,5 +263,28 @@ describe("over real SMPP", () => {
     } finally {
       await resumeCarrier({ operator: "netone", actor: "test" });
     }
+  });
+});
+
+describe("message.status for the queue's own moves", () => {
+  it("queues processing for a claim, and enqueued for an expired lease and for a stop's release", async () => {
+    const accountId = await createSendingAccount();
+    await createWebhookEndpoint({ accountId, url: "https://93.184.215.14/hooks", events: ["message.status"], actor: "test" });
+    await sendWith(accountId, ["+263771000101", "+263771000102"]);
+    const [expiring] = await claimMessages({ owner: "short-lease", operator: "econet", test: false, limit: 1, leaseMs: 1_000 });
+    const [released] = await claimMessages({ owner: "stopping", operator: "econet", test: false, limit: 1, leaseMs: 600_000 });
+
+    expect(await requeueExpiredLeases(new Date(Date.now() + 5_000))).toBe(1);
+    expect(await releaseLeases("stopping")).toBe(1);
+
+    const deliveries = await db().webhookDelivery.findMany({ where: { accountId, eventType: "message.status" }, orderBy: { id: "asc" } });
+    const statusesOf = (id: string) =>
+      deliveries
+        .map((row) => (JSON.parse(row.payload) as { data: { id: string; status: string } }).data)
+        .filter((data) => data.id === id)
+        .map((data) => data.status);
+    expect(statusesOf(expiring.id)).toEqual(["enqueued", "processing", "enqueued"]);
+    expect(statusesOf(released.id)).toEqual(["enqueued", "processing", "enqueued"]);
+    expect(new Set(deliveries.map((row) => row.eventKey)).size).toBe(deliveries.length);
   });
 });

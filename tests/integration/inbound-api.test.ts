@@ -2,6 +2,7 @@
 // and the SMSC simulator: listing and reading an account's inbound messages (its own only), named
 // filter errors, and the sandbox, whose message travels from the simulator over a real SMPP bind.
 import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
 import { createApiKey } from "@/lib/keys/create-api-key";
 import { assignInboundNumber } from "@/lib/inbound/inbound-numbers";
 import { storeMobileOriginated } from "@/lib/inbound/store-inbound";
@@ -109,11 +110,50 @@ describe("POST /api/v1/inbound/simulate", () => {
     expect(call.status).toBe(202);
     expect(call.body.data).toEqual({ from: "+263712345678", to: NUMBER, message: "Ndeipi from the sandbox 😀", operator: "netone" });
     const found = await waitFor(async () => {
-      const list = await api("GET", "/api/v1/inbound?from=%2B263712345678", { token: acme.token });
+      const list = await api("GET", "/api/v1/inbound?from=%2B263712345678", { token: acmeTestToken });
       return list.body.data.length > 0 && list.body.data;
     }, "the simulated inbound message");
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ message: "Ndeipi from the sandbox 😀", operator: "netone", encoding: "ucs2", to: NUMBER });
+    expect(await db().inboundMessage.findUniqueOrThrow({ where: { id: found[0].id } })).toMatchObject({ mode: "test" });
+  });
+
+  it("keeps sandbox messages to test keys and carriers' messages to live keys", async () => {
+    await api("POST", "/api/v1/inbound/simulate", {
+      token: acmeTestToken,
+      body: { from: "+263771230001", to: NUMBER, message: "test only" },
+    });
+    const sandbox = await waitFor(async () => {
+      const list = await api("GET", "/api/v1/inbound?from=%2B263771230001", { token: acmeTestToken });
+      return list.body.data[0];
+    }, "the sandbox message");
+    const live = (await api("GET", "/api/v1/inbound?limit=1000", { token: acme.token })).body.data;
+    expect(live.map((message: { message: string }) => message.message).sort()).toEqual([
+      "hello 0",
+      "hello 1",
+      "hello 2",
+      "hello 3",
+      "hello 4",
+    ]);
+    const test = (await api("GET", "/api/v1/inbound?limit=1000", { token: acmeTestToken })).body.data;
+    expect(test.map((message: { message: string }) => message.message)).toContain("test only");
+    expect(test.map((message: { message: string }) => message.message)).not.toContain("hello 0");
+
+    expect((await api("GET", `/api/v1/inbound/${sandbox.id}`, { token: acmeTestToken })).status).toBe(200);
+    expectKitError(await api("GET", `/api/v1/inbound/${sandbox.id}`, { token: acme.token }), 404, "NOT_FOUND");
+    expectKitError(await api("GET", `/api/v1/inbound/${live[0].id}`, { token: acmeTestToken }), 404, "NOT_FOUND");
+  });
+
+  it("applies a sandbox STOP to the account's one opt-out list", async () => {
+    await api("POST", "/api/v1/inbound/simulate", { token: acmeTestToken, body: { from: "+263771230002", to: NUMBER, message: "stop" } });
+    const entry = await waitFor(
+      () => db().optOut.findFirst({ where: { accountId: acme.accountId, number: "+263771230002" } }),
+      "the sandbox opt-out",
+    );
+    expect(entry).toMatchObject({ actor: "keyword:STOP" });
+    const refused = await api("POST", "/api/v1/sms", { token: acme.token, body: { to: "+263771230002", message: "hi", from: "ACME" } });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain("RECIPIENT_OPTED_OUT");
   });
 
   it("refuses a live key with 403", async () => {

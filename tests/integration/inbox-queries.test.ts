@@ -4,14 +4,14 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { getConversation, listConversations, listPlatformInbound } from "@/lib/dashboard/inbox";
 import { assignInboundNumber } from "@/lib/inbound/inbound-numbers";
-import { storeMobileOriginated } from "@/lib/inbound/store-inbound";
+import { storeMobileOriginated, storeOverdueParts } from "@/lib/inbound/store-inbound";
 import { mobileOriginatedFromDeliverSm } from "@/lib/smpp/mobile-originated";
 import { useTestDatabase } from "../helpers/test-database";
 import { createSendingAccount, send } from "../helpers/delivery";
 
 useTestDatabase();
 
-async function receive(from: string, to: string, text: string, at: Date) {
+async function receive(from: string, to: string, text: string, at: Date, mode: "test" | "live" = "live", udh?: number[]) {
   const mo = mobileOriginatedFromDeliverSm({
     source_addr_ton: 1,
     source_addr_npi: 1,
@@ -19,11 +19,11 @@ async function receive(from: string, to: string, text: string, at: Date) {
     dest_addr_ton: 1,
     dest_addr_npi: 1,
     destination_addr: to,
-    esm_class: 0,
+    esm_class: udh ? 0x40 : 0,
     data_coding: 0,
-    short_message: Buffer.from(text, "latin1"),
+    short_message: Buffer.concat([Buffer.from(udh ?? []), Buffer.from(text, "latin1")]),
   });
-  await storeMobileOriginated({ operator: "econet", mo, receivedAt: at });
+  return storeMobileOriginated({ operator: "econet", mo, receivedAt: at, mode });
 }
 
 describe("inbox", () => {
@@ -57,5 +57,40 @@ describe("inbox", () => {
     const unrouted = await listPlatformInbound({ unrouted: true });
     expect(unrouted.map((row) => [row.accountName, row.body])).toContainEqual([null, "lost message"]);
     expect(unrouted.every((row) => row.accountName === null)).toBe(true);
+  });
+
+  it("keeps each message's mode: a test bind's messages, whole or in parts, are test and show beside live ones", async () => {
+    const accountId = await createSendingAccount(1_000_000n, "Modes");
+    await assignInboundNumber({ accountId, number: "24681", operator: null, actor: "test" });
+    const at = Date.now();
+    await receive("263771000030", "24681", "live one", new Date(at));
+    await receive("263771000030", "24681", "sandbox one", new Date(at + 1000), "test");
+    // The same two parts over a live bind and over a test bind: two messages, one of each mode.
+    for (const mode of ["live", "test"] as const) {
+      await receive("263771000031", "24681", "part one ", new Date(at + 2000), mode, [5, 0, 3, 7, 2, 1]);
+      const second = await receive("263771000031", "24681", "part two", new Date(at + 3000), mode, [5, 0, 3, 7, 2, 2]);
+      expect(second).toMatchObject({ kind: "stored", message: { body: "part one part two", mode } });
+    }
+    // A part whose partner never comes is stored incomplete, still test.
+    await receive("263771000032", "24681", "lonely ", new Date(at), "test", [5, 0, 3, 9, 2, 1]);
+    const overdue = await storeOverdueParts(60_000, new Date(at + 61_000));
+    expect(overdue.filter((message) => message.from === "+263771000032").map((message) => [message.complete, message.mode])).toEqual([
+      [false, "test"],
+    ]);
+
+    const conversation = await getConversation(accountId, "+263771000030");
+    expect(conversation?.entries.map((entry) => entry.direction === "in" && [entry.body, entry.mode])).toEqual([
+      ["live one", "live"],
+      ["sandbox one", "test"],
+    ]);
+    const parts = await db().inboundMessage.findMany({ where: { accountId, from: "+263771000031" }, orderBy: { mode: "asc" } });
+    expect(parts.map((message) => [message.body, message.mode])).toEqual([
+      ["part one part two", "live"],
+      ["part one part two", "test"],
+    ]);
+    const conversations = await listConversations(accountId);
+    expect(conversations.find((row) => row.number === "+263771000030")).toMatchObject({ messages: 2, lastMode: "test" });
+    const platform = await listPlatformInbound({ unrouted: false });
+    expect(platform.filter((row) => row.from === "+263771000030").map((row) => row.mode)).toEqual(["test", "live"]);
   });
 });

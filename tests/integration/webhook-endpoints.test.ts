@@ -17,7 +17,18 @@ import { webhookEndpointSchema, webhookEndpointWithSecretSchema } from "@/lib/ap
 import { z } from "zod";
 import { startWebhookReceiver, type ReceivedPost, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { expectKitError, seedAccount, useApiServer, type SeededAccount } from "../helpers/api-test-server";
-import { carrierUrls, createSendingAccount, send, setEnv, startTestSimulator, waitFor, type TestSimulator } from "../helpers/delivery";
+import {
+  carrierUrls,
+  createSendingAccount,
+  send,
+  SENDER,
+  setEnv,
+  startTestSimulator,
+  waitFor,
+  waitForFinal,
+  type TestSimulator,
+} from "../helpers/delivery";
+import { acceptMessages } from "@/lib/messages/accept-messages";
 
 // The server refuses private addresses, as in production; this process allows them for its local receiver.
 const { api } = useApiServer({ WEBHOOK_ALLOW_PRIVATE: "false" });
@@ -39,7 +50,10 @@ beforeAll(async () => {
   setEnv({ ...carrierUrls(simulator.port), WEBHOOK_ALLOW_PRIVATE: "true" });
   services = await startDeliveryServices(
     { dispatcher: true, simulator: false },
-    { dispatcher: { pollMs: 50 }, webhooks: { pollMs: 50, retryScheduleMs: [100, 200, 300], timeoutMs: 1000 } },
+    {
+      dispatcher: { pollMs: 50, queueSweepMs: 200, retryPolicy: { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 100 } },
+      webhooks: { pollMs: 50, retryScheduleMs: [100, 200, 300], timeoutMs: 1000 },
+    },
   );
 });
 
@@ -125,8 +139,8 @@ describe("endpoint deliveries", () => {
     const [delivered, undelivered] = await send(accountId, ["+263771112229", "+263771110001"], "No webhook_url");
     const deliveries = await waitFor(async () => {
       const rows = await db().webhookDelivery.findMany({ where: { accountId, eventType: "message.status" } });
-      return rows.length === 4 && rows.every((row) => row.status === "succeeded") && rows;
-    }, "four message.status deliveries");
+      return rows.length === 8 && rows.every((row) => row.status === "succeeded") && rows;
+    }, "eight message.status deliveries");
     expect(deliveries.every((row) => row.messageId === null && row.endpointId !== null)).toBe(true);
     await waitFor(async () => (await db().message.findUniqueOrThrow({ where: { id: quiet } })).deliveredAt, "the other account's delivery");
     expect(await db().webhookDelivery.count({ where: { accountId: withoutEndpoints } })).toBe(0);
@@ -139,18 +153,53 @@ describe("endpoint deliveries", () => {
             data: { id: string; status: string; delivered_at: string | null };
           },
       );
-    expect(events).toHaveLength(4);
+    expect(events).toHaveLength(8);
     expect(events.every((event) => event.type === "message.status")).toBe(true);
     const statusesOf = (id: string) =>
       events
         .filter((event) => event.data.id === id)
         .map((event) => `${event.data.status}${event.data.delivered_at ? "+delivered" : ""}`)
         .sort();
-    expect(statusesOf(delivered)).toEqual(["success", "success+delivered"]);
-    expect(statusesOf(undelivered)).toEqual(["failed", "success"]);
+    expect(statusesOf(delivered)).toEqual(["enqueued", "processing", "success", "success+delivered"]);
+    expect(statusesOf(undelivered)).toEqual(["enqueued", "failed", "processing", "success"]);
     const wrong = `whsec_${Buffer.alloc(24, 7).toString("base64")}`;
     const [first] = postsTo("/status");
     expect(() => new Webhook(wrong).verify(first.body, first.headers)).toThrow();
+  });
+
+  it("posts the moves no carrier answers too: a scheduled send's created and enqueued, a retry's return to the queue", async () => {
+    const accountId = await createSendingAccount();
+    const { secret } = await createWebhookEndpoint({ accountId, url: `${base}/moves`, events: ["message.status"], actor: "test" });
+    const [scheduled] = (
+      await acceptMessages({
+        accountId,
+        from: SENDER,
+        body: "Later",
+        recipients: ["+263771112230"],
+        actor: "test",
+        mode: "live",
+        kind: "single",
+        sendAt: new Date(Date.now() + 1500).toISOString(),
+      })
+    ).messages.map((message) => message.id);
+    // Ends in 0006: the simulator answers ESME_RSYSERR every time; two attempts, then it fails.
+    const [retried] = await send(accountId, ["+263771110006"], "Retried");
+    await waitForFinal([scheduled], { delivered: true });
+    await waitForFinal([retried]);
+    const sequenceOf = async (id: string, count: number) => {
+      const rows = await waitFor(async () => {
+        const found = await db().webhookDelivery.findMany({ where: { accountId, eventType: "message.status" }, orderBy: { id: "asc" } });
+        const mine = found.filter((row) => (JSON.parse(row.payload) as { data: { id: string } }).data.id === id);
+        return mine.length === count && mine.every((row) => row.status === "succeeded") && mine;
+      }, `${count} events of ${id}`);
+      return rows.map((row) => {
+        const post = postsTo("/moves").find((candidate) => candidate.headers["webhook-id"] === row.id)!;
+        const event = new Webhook(secret).verify(post.body, post.headers) as { data: { status: string; delivered_at: string | null } };
+        return `${event.data.status}${event.data.delivered_at ? "+delivered" : ""}`;
+      });
+    };
+    expect(await sequenceOf(scheduled, 5)).toEqual(["created", "enqueued", "processing", "success", "success+delivered"]);
+    expect(await sequenceOf(retried, 5)).toEqual(["enqueued", "processing", "enqueued", "processing", "failed"]);
   });
 
   it("signs with both secrets during a rotation's grace period", async () => {

@@ -82,7 +82,10 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
                           <Time value={row.lastAt.toISOString()} />
                         </span>
                       </div>
-                      <p className="mt-0.5 truncate text-sm text-slate-600">{row.lastBody}</p>
+                      <p className="mt-0.5 flex items-center gap-2 text-sm text-slate-600">
+                        {row.lastMode === "test" && <Badge tone="violet">Test</Badge>}
+                        <span className="truncate">{row.lastBody}</span>
+                      </p>
                     </Link>
                   </li>
                 ))}
@@ -133,6 +136,7 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
                                 <span>to {entry.to}</span>
                                 <span>{carrierName(entry.operator)}</span>
                                 {!entry.complete && <Badge tone="amber">Parts missing</Badge>}
+                                {entry.mode === "test" && <Badge tone="violet">Test</Badge>}
                               </>
                             ) : (
                               <>
@@ -169,7 +173,20 @@ function platformColumns(unrouted: boolean): Column<PlatformInboundRow>[] {
     },
     { key: "from", header: "From", nowrap: true, cell: (row) => row.from },
     { key: "to", header: "To", nowrap: true, cell: (row) => row.to },
-    { key: "carrier", header: "Carrier", cell: (row) => carrierName(row.operator) },
+    {
+      key: "carrier",
+      header: "Carrier",
+      cell: (row) => (
+        <>
+          {carrierName(row.operator)}
+          {row.mode === "test" && (
+            <Badge tone="violet" className="ml-1">
+              Test
+            </Badge>
+          )}
+        </>
+      ),
+    },
     {
       key: "parts",
       header: "Parts",

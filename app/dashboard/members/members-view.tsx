@@ -13,7 +13,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { useToast } from "@/components/ui/toaster";
 import { Time } from "@/components/time";
 import type { FieldError } from "@/lib/errors";
-import { addMemberAction, removeMemberAction } from "./actions";
+import { addMemberAction, changeMemberRoleAction, removeMemberAction } from "./actions";
 
 export type MemberRow = { id: string; email: string; role: string; createdAt: string };
 
@@ -49,6 +49,7 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
   const [fields, setFields] = useState<FieldError[] | undefined>();
   const [added, setAdded] = useState<{ email: string; password: string } | null>(null);
   const [removing, setRemoving] = useState<MemberRow | null>(null);
+  const [changingRole, setChangingRole] = useState<MemberRow | null>(null);
 
   function add(form: FormData) {
     startTransition(async () => {
@@ -63,6 +64,19 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
       }
       setAdding(false);
       setAdded({ email: result.data.email, password: result.data.password });
+      router.refresh();
+    });
+  }
+
+  function changeRole(member: MemberRow) {
+    const role = member.role === "owner" ? "developer" : "owner";
+    startTransition(async () => {
+      const result = await changeMemberRoleAction({ id: member.id, role });
+      setChangingRole(null);
+      notify(
+        result.ok ? "success" : "error",
+        result.ok ? `${member.email} is now ${role === "owner" ? "an owner" : "a developer"}; their sessions have ended` : result.error,
+      );
       router.refresh();
     });
   }
@@ -91,15 +105,20 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
           rowAttributes={() => ({ "data-testid": "member-row" })}
           actions={(member) =>
             member.id !== currentUserId && (
-              <Button
-                variant="ghost"
-                size="sm"
-                className="text-red-600 hover:bg-red-50"
-                onClick={() => setRemoving(member)}
-                aria-label={`Remove ${member.email}`}
-              >
-                Remove
-              </Button>
+              <>
+                <Button variant="ghost" size="sm" onClick={() => setChangingRole(member)} aria-label={`Change the role of ${member.email}`}>
+                  {member.role === "owner" ? "Make developer" : "Make owner"}
+                </Button>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="text-red-600 hover:bg-red-50"
+                  onClick={() => setRemoving(member)}
+                  aria-label={`Remove ${member.email}`}
+                >
+                  Remove
+                </Button>
+              </>
             )
           }
           empty={
@@ -164,6 +183,28 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
           </div>
         )}
       </Dialog>
+
+      <Dialog
+        open={changingRole !== null}
+        onRequestClose={() => setChangingRole(null)}
+        title={`Make ${changingRole?.email ?? ""} ${changingRole?.role === "owner" ? "a developer" : "an owner"}?`}
+        testId="change-role-dialog"
+        description={
+          changingRole?.role === "owner"
+            ? "They keep keys, sends and messages, and lose members and settings. Every session they have open ends: they sign in again."
+            : "They can then manage everything, including members. Every session they have open ends: they sign in again."
+        }
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setChangingRole(null)}>
+              Cancel
+            </Button>
+            <Button disabled={pending} onClick={() => changingRole && changeRole(changingRole)}>
+              Change role
+            </Button>
+          </>
+        }
+      />
 
       <Dialog
         open={removing !== null}

@@ -16,7 +16,7 @@ import {
 } from "./inbound-schemas";
 
 async function listInboundMessages(context: AuthedContext): Promise<ApiResponse> {
-  const { search, limit, cursor } = parseInboundSearch(context.request.url, context.auth.accountId);
+  const { search, limit, cursor } = parseInboundSearch(context.request.url, context.auth.accountId, context.auth.mode);
   const page = await listInbound(search, limit, cursor);
   return json(
     200,
@@ -37,7 +37,7 @@ async function getInboundMessage(context: AuthedContext): Promise<ApiResponse> {
       fields: [{ field: "id", description: "must be a UUID" }],
     });
   }
-  const message = await getInbound(context.auth.accountId, id);
+  const message = await getInbound(context.auth.accountId, context.auth.mode, id);
   if (!message) throw AppError.notFound("Inbound message");
   return envelope(200, "Inbound message retrieved", serializeInbound(message));
 }

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { AppError, type FieldError } from "@/lib/errors";
 import { normalizeInboundNumber } from "@/lib/inbound/inbound-numbers";
+import type { InboundMode } from "@/lib/inbound/inbound-listeners";
 import { decodeInboundCursor, type InboundCursor, type InboundRecord, type InboundSearch } from "@/lib/inbound/list-inbound";
 
 export const DEFAULT_INBOUND_LIMIT = 50;
@@ -91,7 +92,11 @@ export function serializeInbound(message: InboundRecord): z.infer<typeof inbound
 }
 
 /** The query string as a search of the account's inbound messages; a bad filter is a VALIDATION_ERROR naming each field. */
-export function parseInboundSearch(url: string, accountId: string): { search: InboundSearch; limit: number; cursor: InboundCursor | null } {
+export function parseInboundSearch(
+  url: string,
+  accountId: string,
+  mode: InboundMode,
+): { search: InboundSearch; limit: number; cursor: InboundCursor | null } {
   const params = new URL(url).searchParams;
   const fields: FieldError[] = [];
   const values: Record<string, string> = {};
@@ -114,6 +119,7 @@ export function parseInboundSearch(url: string, accountId: string): { search: In
   return {
     search: {
       accountId,
+      mode,
       from,
       to,
       receivedFrom: values.received_after ? new Date(values.received_after) : undefined,

@@ -337,7 +337,8 @@ const optOutOperations: Record<string, Operation> = {
     operationId: "listInbound",
     summary: "List inbound messages",
     description:
-      "Messages sent to the account's numbers and short codes, newest first, filtered (test and live keys alike). " +
+      "Messages sent to the account's numbers and short codes, newest first, filtered: with a live key the carriers' " +
+      "messages, with a test key the sandbox's (POST /api/v1/inbound/simulate). " +
       "Follow `next_cursor` with the same filters for the next page. A bad filter is a 400 naming it in `validation_errors`.",
     tag: "Inbound",
     query: { schema: inboundSearchQuerySchema },
@@ -349,15 +350,18 @@ const optOutOperations: Record<string, Operation> = {
     summary: "Get an inbound message",
     tag: "Inbound",
     success: { status: 200, description: "The inbound message", body: "InboundMessageEnvelope" },
-    errors: { 400: "The id is not a UUID", 404: "No inbound message with this id on the caller's account" },
+    errors: {
+      400: "The id is not a UUID",
+      404: "No inbound message with this id on the caller's account in the key's mode (test or live)",
+    },
   },
   "POST /api/v1/inbound/simulate": {
     operationId: "simulateInbound",
     summary: "Simulate an inbound message (test keys)",
     description:
       "The sandbox: the SMSC simulator sends `message` from `from` to `to` as a real deliver_sm over the account's simulated " +
-      "carrier bind (the carrier of `from`'s prefix), and it is stored as a carrier's would be; it shows in GET /api/v1/inbound " +
-      "within moments. `to` must be one of the account's numbers on that carrier or on all.",
+      "carrier bind (the carrier of `from`'s prefix), and it is stored as a carrier's would be, as a test message; it shows in " +
+      "GET /api/v1/inbound read with a test key within moments. `to` must be one of the account's numbers on that carrier or on all.",
     tag: "Inbound",
     request: "SimulateInboundRequest",
     success: { status: 202, description: "Queued for the simulator", body: "SimulatedInboundEnvelope" },
@@ -384,9 +388,10 @@ const RATE_LIMIT_HEADERS = {
   "RateLimit-Reset": headerRef("RateLimit-Reset"),
 };
 
-/** 401 and 413 are answered before a key is counted, so they carry no rate-limit state. */
+/** 401, 413 and 503 are answered before a key is counted, so they carry no rate-limit state. */
 function errorHeaders(status: number, operation: Operation) {
   if (status === 401 || status === 413) return undefined;
+  if (status === 503) return { "Retry-After": headerRef("Retry-After") };
   const retry = status === 429 || (status === 409 && operation.idempotent);
   return retry ? { ...RATE_LIMIT_HEADERS, "Retry-After": headerRef("Retry-After") } : RATE_LIMIT_HEADERS;
 }
@@ -398,6 +403,9 @@ function describeOperation(route: ApiRoute, operation: Operation) {
     401: "No key, or a malformed, unknown, expired or revoked key (always the kit shape)",
     429: "Over the key's request rate limit; retry after Retry-After seconds",
   };
+  if (operation.request)
+    errors[503] =
+      "The server holds as much request body as it may (HTTP_BODY_MEMORY_MB); the body was not read. Retry after Retry-After seconds";
   const responses: Record<string, unknown> = {
     [operation.success.status]: {
       description: operation.success.description,
