@@ -3,6 +3,7 @@ import { SQL_STATUS } from "@/lib/model/message-status";
 import { sql } from "@/lib/db/client";
 import { toDbTime } from "@/lib/db/sql";
 import { getStores } from "@/lib/db/stores";
+import { parseId } from "@/lib/db/stores/shared/rows";
 import type { ClaimedMessage, MessageClaim } from "@/lib/model/queue";
 import { recordMessageEvent } from "./record-message-event";
 
@@ -16,13 +17,13 @@ export function claimMessages(claim: MessageClaim): Promise<ClaimedMessage[]> {
 /** Messages whose lease ran out (their dispatcher died) go back to the queue; returns how many. */
 export async function requeueExpiredLeases(now = new Date()): Promise<number> {
   return sql().transaction(async (tx) => {
-    const rows = await tx.all<{ id: string }>(
+    const rows = await tx.all(
       `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "lastError" = 'lease expired', "updatedAt" = ?
        WHERE "status" = ${SQL_STATUS.processing} AND "leaseUntil" < ? RETURNING "id"`,
       [toDbTime(now), toDbTime(now), toDbTime(now)],
     );
-    for (const row of rows) {
-      await recordMessageEvent(tx, row.id, "retry", "lease expired: the dispatcher stopped before recording an answer", now);
+    for (const id of rows.map(parseId)) {
+      await recordMessageEvent(tx, id, "retry", "lease expired: the dispatcher stopped before recording an answer", now);
     }
     return rows.length;
   });

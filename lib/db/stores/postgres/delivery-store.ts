@@ -1,17 +1,17 @@
 // PostgreSQL's delivery and webhook stores. Claims: the due rows chosen once (MATERIALIZED) FOR
 // UPDATE SKIP LOCKED, so several dispatcher processes claim disjoint batches of at most their limit,
 // and the UPDATE checks the status again (another claimer may have changed a row meanwhile).
-// The usual batch of carrier answers (every message accepted, none with a webhook) and of receipts
-// (deliveries or intermediate states of one-part messages without a webhook) is ONE autocommitted
-// statement instead of BEGIN, a few statements and COMMIT: the dispatcher and the receipt handler
-// write one batch at a time, so their round trips bounded them. Any other batch is the domain's
-// transaction.
+// Carrier acceptances and receipts' part changes are each ONE statement, whatever the batch: the
+// dispatcher and the receipt handler write one batch at a time, so their round trips bounded them.
+// Autocommitted when that is the batch's whole work; otherwise the first statement of the
+// transaction in which the domain writes the rest (retries, failures, refunds, webhooks).
 import { timeOrderedUuid } from "@/lib/model/ids";
 import { SQL_STATUS } from "@/lib/model/message-status";
-import { toDbTime, type Sql } from "@/lib/db/sql";
-import { inList } from "@/lib/db/batch-lists";
-import type { CarrierAcceptance, DeliveredMessage, DeliveryStore, PlainPartChange, WebhookStore } from "../types";
+import { toDbTime, type Sql, type SqlExecutor } from "@/lib/db/sql";
+import type { CarrierAcceptance, DeliveredMessage, DeliveryStore, PartChange, ThenInTransaction, WebhookStore } from "../types";
 import { claimMessages, claimWebhookDeliveries, type ClaimClauses } from "../shared/claims";
+import { findParts } from "../shared/receipt-parts";
+import { parseDeliveredMessage, parseId } from "../shared/rows";
 
 const POSTGRES_CLAIMS: ClaimClauses = {
   chooseOnce: "MATERIALIZED ",
@@ -23,18 +23,14 @@ const POSTGRES_WEBHOOK_CLAIMS: ClaimClauses = { chooseOnce: "MATERIALIZED ", loc
 export function postgresDeliveryStore(database: Sql): DeliveryStore {
   return {
     claim: (claim) => claimMessages(database, POSTGRES_CLAIMS, claim),
-    async holdMessages(tx, messageIds) {
-      const ids = inList([...new Set(messageIds)].sort());
-      await tx.run(`SELECT "id" FROM "Message" WHERE "id" IN ${ids.text} ORDER BY "id" FOR UPDATE`, ids.params);
+    recordAcceptances: async (acceptances, now, then) => {
+      const { changed, then: result } = await withThen(database, then, (executor) => recordAcceptances(executor, acceptances, now));
+      return { landed: changed, then: result };
     },
-    async recordOutcomes(acceptances, now, inTransaction) {
-      if (!acceptances) return database.transaction(inTransaction);
-      return recordAcceptances(database, acceptances, now);
-    },
-    async recordReceipts(plainChanges, now, inTransaction) {
-      const plain = await plainChanges(database);
-      if (!plain) return database.transaction(inTransaction);
-      return plain.done(plain.changes.length > 0 ? await recordDeliveries(database, plain.changes, now) : []);
+    findParts: (operator, carrierMessageIds) => findParts(database, operator, carrierMessageIds),
+    recordPartChanges: async (changes, now, then) => {
+      const { changed, then: result } = await withThen(database, then, (executor) => recordPartChanges(executor, changes, now));
+      return { delivered: changed, then: result };
     },
   };
 }
@@ -43,10 +39,20 @@ export function postgresWebhookStore(database: Sql): WebhookStore {
   return { claim: (claim) => claimWebhookDeliveries(database, POSTGRES_WEBHOOK_CLAIMS, claim) };
 }
 
-/**
- * As in the transaction: an answer lands only while its dispatcher holds the message's lease, and
- * only the messages that landed get parts. Row-wise values travel as one array per column.
- */
+/** The change autocommitted when `then` is null, else in a transaction with `then` after it. */
+async function withThen<C, T>(
+  database: Sql,
+  then: ThenInTransaction<C, T>,
+  change: (executor: SqlExecutor) => Promise<C>,
+): Promise<{ changed: C; then: T | null }> {
+  if (!then) return { changed: await change(database), then: null };
+  return database.transaction(async (tx) => {
+    const changed = await change(tx);
+    return { changed, then: await then(tx, changed) };
+  });
+}
+
+/** Row-wise values travel as one array per column, so the text is the same for any batch. */
 const RECORD_ACCEPTANCES = `
 WITH answers AS (
   SELECT * FROM unnest(CAST(:ids AS TEXT[]), CAST(:owners AS TEXT[]), CAST(:responses AS TEXT[]), CAST(:carrierMessageIds AS TEXT[]),
@@ -67,7 +73,9 @@ WITH answers AS (
 )
 SELECT "id" FROM updated`;
 
-async function recordAcceptances(database: Sql, acceptances: CarrierAcceptance[], now: Date): Promise<string[]> {
+async function recordAcceptances(executor: SqlExecutor, acceptances: CarrierAcceptance[], now: Date): Promise<string[]> {
+  if (acceptances.length === 0) return [];
+  // The parts' createdAt is the carrier's acceptance in the message's timeline.
   const parts = acceptances.flatMap((answer) =>
     answer.carrierMessageIds.map((carrierMessageId, index) => ({
       messageId: answer.messageId,
@@ -76,7 +84,7 @@ async function recordAcceptances(database: Sql, acceptances: CarrierAcceptance[]
       carrierMessageId,
     })),
   );
-  const rows = await database.all<{ id: string }>(
+  const rows = await executor.all(
     RECORD_ACCEPTANCES,
     {
       ids: acceptances.map((answer) => answer.messageId),
@@ -93,33 +101,45 @@ async function recordAcceptances(database: Sql, acceptances: CarrierAcceptance[]
     },
     { prepared: true },
   );
-  return rows.map((row) => row.id);
+  return rows.map(parseId);
 }
 
 /**
- * A part changes only while it is still "submitted": a receipt recorded meanwhile elsewhere wins.
- * One-part messages only: one statement sees the parts as they were when it began, so it could not
- * tell that another process's receipt has just delivered a message's other part.
+ * The messages of the changed parts are locked, then every part of theirs, both in id order (the
+ * order of every transaction that changes parts; no deadlocks). FOR UPDATE reads each part as it is
+ * now, not as it was when the statement began, so when two processes record receipts of two parts
+ * of one message at once, the second sees the first's part delivered and delivers the message. A
+ * part changes only while it is still "submitted".
  */
-const RECORD_DELIVERIES = `
+const RECORD_PART_CHANGES = `
 WITH changes AS (
   SELECT * FROM unnest(CAST(:partIds AS TEXT[]), CAST(:statuses AS TEXT[]), CAST(:stats AS TEXT[]), CAST(:errs AS TEXT[]))
     AS c(part_id, status, stat, err)
-), parts AS (
+), held AS MATERIALIZED (
+  SELECT "id" FROM "Message"
+  WHERE "id" IN (SELECT "messageId" FROM "MessagePart" WHERE "id" IN (SELECT part_id FROM changes))
+  ORDER BY "id" FOR UPDATE
+), parts_now AS MATERIALIZED (
+  SELECT "id", "messageId", "status" FROM "MessagePart" WHERE "messageId" IN (SELECT "id" FROM held) ORDER BY "id" FOR UPDATE
+), changed AS (
   UPDATE "MessagePart" SET "status" = c.status, "receiptStat" = c.stat, "receiptError" = c.err, "receiptAt" = CAST(:at AS TIMESTAMP(3))
-  FROM changes c
-  WHERE "MessagePart"."id" = c.part_id AND "MessagePart"."status" = 'submitted'
-  RETURNING "MessagePart"."messageId", "MessagePart"."status"
+  FROM changes c, parts_now n
+  WHERE "MessagePart"."id" = c.part_id AND n."id" = c.part_id AND n."status" = 'submitted'
+  RETURNING "MessagePart"."id", "MessagePart"."status"
+), complete AS (
+  SELECT n."messageId" FROM parts_now n LEFT JOIN changed c ON c."id" = n."id"
+  GROUP BY n."messageId"
+  HAVING bool_and(COALESCE(c."status", n."status") = 'delivered') AND bool_or(c."status" = 'delivered')
 )
 UPDATE "Message" SET "deliveredAt" = CAST(:at AS TIMESTAMP(3)), "operatorResponse" = 'DELIVRD', "updatedAt" = CAST(:at AS TIMESTAMP(3))
-FROM parts
-WHERE "Message"."id" = parts."messageId" AND parts."status" = 'delivered' AND "Message"."status" = ${SQL_STATUS.success}
-  AND "Message"."deliveredAt" IS NULL
-RETURNING "Message"."id", "Message"."operator", "Message"."test"`;
+FROM complete
+WHERE "Message"."id" = complete."messageId" AND "Message"."status" = ${SQL_STATUS.success} AND "Message"."deliveredAt" IS NULL
+RETURNING "Message"."id", "Message"."accountId", "Message"."operator", "Message"."webhookUrl", "Message"."test"`;
 
-async function recordDeliveries(database: Sql, changes: PlainPartChange[], now: Date): Promise<DeliveredMessage[]> {
-  return database.all<DeliveredMessage>(
-    RECORD_DELIVERIES,
+async function recordPartChanges(executor: SqlExecutor, changes: PartChange[], now: Date): Promise<DeliveredMessage[]> {
+  if (changes.length === 0) return [];
+  const rows = await executor.all(
+    RECORD_PART_CHANGES,
     {
       partIds: changes.map((change) => change.partId),
       statuses: changes.map((change) => change.status),
@@ -129,4 +149,5 @@ async function recordDeliveries(database: Sql, changes: PlainPartChange[], now: 
     },
     { prepared: true },
   );
+  return rows.map(parseDeliveredMessage);
 }
