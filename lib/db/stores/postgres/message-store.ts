@@ -102,7 +102,8 @@ async function readSendingAccounts(database: Sql, sends: PreparedSend[], now: Da
  * only when no other request holds it (one still running is waited for). The last SELECT divides by
  * zero unless every key was usable, every hold landed and every Idempotency-Key was claimed, which
  * fails the statement and so undoes every row it wrote. Row-wise values travel as one array per
- * column, so the text is the same for any batch; the message rows name their send by its position.
+ * column, so the text is the same for any batch; the message rows name their send by its position,
+ * and each ledger row's balance after it is an offset from its account's balance after the hold.
  */
 const WRITE_SENDS = `
 WITH usable_keys AS (
@@ -141,28 +142,24 @@ WITH usable_keys AS (
     CAST(:at AS TIMESTAMP(3))
   FROM sends s WHERE s.bulk_send_id IS NOT NULL
 ), messages AS (
-  SELECT m.*, s.*
-  FROM unnest(CAST(:sendNumbers AS INTEGER[]), CAST(:ids AS TEXT[]), CAST(:tos AS TEXT[]), CAST(:operators AS TEXT[]),
-      CAST(:messageCharges AS BIGINT[]), CAST(:turnAts AS TIMESTAMP(3)[]))
-    WITH ORDINALITY AS m(send_n, id, "to", operator, message_charge, turn_at, message_n)
-    JOIN sends s ON s.n = m.send_n
-), inserted AS (
   INSERT INTO "Message" ("accountId", "apiKeyId", "userId", "bulkSendId", "body", "senderId", "currency", "segments", "encoding",
     "status", "operatorResponse", "webhookUrl", "test", "nextAttemptAt", "receivedAt", "createdAt", "updatedAt", "priority", "sendAt",
     "validityPeriod", "expiresAt", "id", "to", "operator", "charge", "turnAt")
-  SELECT m.account_id, m.api_key_id, m.user_id, m.bulk_send_id, m.body, m.sender_id, m.currency, m.segments, m.encoding,
-    m.status, '', m.webhook_url, m.test, m.next_attempt_at, CAST(:at AS TIMESTAMP(3)), CAST(:at AS TIMESTAMP(3)), CAST(:at AS TIMESTAMP(3)),
-    m.priority, m.send_at, m.validity_period, m.expires_at, m.id, m."to", m.operator, m.message_charge, m.turn_at
-  FROM messages m
+  SELECT s.account_id, s.api_key_id, s.user_id, s.bulk_send_id, s.body, s.sender_id, s.currency, s.segments, s.encoding,
+    s.status, '', s.webhook_url, s.test, s.next_attempt_at, CAST(:at AS TIMESTAMP(3)), CAST(:at AS TIMESTAMP(3)), CAST(:at AS TIMESTAMP(3)),
+    s.priority, s.send_at, s.validity_period, s.expires_at, m.id, m."to", m.operator, m.charge, m.turn_at
+  FROM unnest(CAST(:sendNumbers AS INTEGER[]), CAST(:ids AS TEXT[]), CAST(:tos AS TEXT[]), CAST(:operators AS TEXT[]),
+      CAST(:messageCharges AS BIGINT[]), CAST(:turnAts AS TIMESTAMP(3)[])) AS m(send_n, id, "to", operator, charge, turn_at)
+    JOIN sends s ON s.n = m.send_n
 ), ledger AS (
   INSERT INTO "LedgerEntry" ("accountId", "kind", "amount", "balanceAfter", "messageId", "bulkSendId", "actor", "createdAt")
-  SELECT m.account_id, 'hold', -m.message_charge,
-    holds."balance" + COALESCE(SUM(m.message_charge) OVER (PARTITION BY m.account_id ORDER BY m.message_n
-      ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0),
-    m.id, m.bulk_send_id, m.actor, CAST(:at AS TIMESTAMP(3))
-  FROM messages m JOIN holds ON holds."id" = m.account_id
-  WHERE NOT m.test
-  ORDER BY m.account_id, m.message_n
+  SELECT s.account_id, 'hold', -l.charge, holds."balance" + l.after_final, l.id, s.bulk_send_id, s.actor, CAST(:at AS TIMESTAMP(3))
+  FROM unnest(CAST(:sendNumbers AS INTEGER[]), CAST(:ids AS TEXT[]), CAST(:messageCharges AS BIGINT[]), CAST(:afterFinal AS BIGINT[]))
+      WITH ORDINALITY AS l(send_n, id, charge, after_final, n)
+    JOIN sends s ON s.n = l.send_n
+    JOIN holds ON holds."id" = s.account_id
+  WHERE NOT s.test
+  ORDER BY l.n
 )
 SELECT 1 / CAST((SELECT COUNT(*) FROM usable_keys) = CAST(:keyCount AS INTEGER)
   AND (SELECT COUNT(*) FROM holds) = CAST(:holdCount AS INTEGER)
@@ -208,6 +205,16 @@ function writeSendsParams(accepted: Accepted[], now: Date): Record<string, unkno
   const sendColumn = <T>(value: (entry: Accepted) => T) => accepted.map(value);
   const messages = accepted.flatMap((entry, index) => entry.result.messages.map((message) => ({ sendNumber: index + 1, message })));
   const messageColumn = <T>(value: (row: (typeof messages)[number]) => T) => messages.map(value);
+  // Each live message's ledger row: the balance after it, as an offset from its account's balance after the whole batch.
+  const afterFinal = messages.map(() => 0n);
+  const chargedAfter = new Map<string, bigint>();
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const { send } = accepted[messages[index].sendNumber - 1];
+    if (send.test) continue;
+    const after = chargedAfter.get(send.accountId) ?? 0n;
+    afterFinal[index] = after;
+    chargedAfter.set(send.accountId, after + messages[index].message.charge);
+  }
   const holdTotals = new Map<string, bigint>();
   for (const { send, result } of accepted) {
     if (!send.test) holdTotals.set(send.accountId, (holdTotals.get(send.accountId) ?? 0n) - result.charge);
@@ -257,6 +264,7 @@ function writeSendsParams(accepted: Accepted[], now: Date): Record<string, unkno
     operators: messageColumn(({ message }) => message.operator),
     messageCharges: messageColumn(({ message }) => message.charge.toString()),
     turnAts: messageColumn(({ message }) => toDbTime(new Date(message.turnAt))),
+    afterFinal: afterFinal.map(String),
   };
 }
 
