@@ -7,7 +7,7 @@ import { SQL_STATUS, statusList, MessageStatus } from "@/lib/model/message-statu
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { sql } from "@/lib/db/client";
 import { inList } from "@/lib/db/batch-lists";
-import { parseMessageRow } from "@/lib/db/stores/shared/rows";
+import { parseId, parseMessageRow } from "@/lib/db/stores/shared/rows";
 import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
 import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
@@ -48,12 +48,9 @@ async function failChunk(
 ): Promise<{ chosen: number; ids: string[] }> {
   const at = toDbTime(now);
   const queued = statusList(QUEUED_STATUSES);
-  const chosen = await tx.all<{ id: string }>(
-    `SELECT "id" FROM "Message" WHERE "status" IN ${queued} AND (${where.text}) LIMIT ${CHUNK}`,
-    where.params,
-  );
+  const chosen = await tx.all(`SELECT "id" FROM "Message" WHERE "status" IN ${queued} AND (${where.text}) LIMIT ${CHUNK}`, where.params);
   if (chosen.length === 0) return { chosen: 0, ids: [] };
-  const ids = inList(chosen.map((row) => row.id));
+  const ids = inList(chosen.map(parseId));
   // The status again: a claim may have taken the message since the SELECT (PostgreSQL waits for its row lock).
   const rows = await tx.all(
     `UPDATE "Message" SET "status" = ${SQL_STATUS.failed}, "operatorResponse" = ?, "lastError" = ?, "finishedAt" = ?, "updatedAt" = ?

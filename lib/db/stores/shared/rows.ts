@@ -8,106 +8,124 @@ import type { DeliveredMessage } from "../types";
 
 export type { Message };
 
-function text(row: Row, column: string): string {
+/** What a column holds: text, a boolean, an integer (a BIGINT as money, or an INTEGER or COUNT as a number), a time; `?`: or null. */
+export type ColumnType = "text" | "text?" | "boolean" | "bigint" | "integer" | "integer?" | "time" | "time?";
+
+type ColumnValue<T extends ColumnType> = T extends "text"
+  ? string
+  : T extends "text?"
+    ? string | null
+    : T extends "boolean"
+      ? boolean
+      : T extends "bigint"
+        ? bigint
+        : T extends "integer"
+          ? number
+          : T extends "integer?"
+            ? number | null
+            : T extends "time"
+              ? Date
+              : Date | null;
+
+export type RowShape = Readonly<Record<string, ColumnType>>;
+export type ParsedRow<S extends RowShape> = { -readonly [K in keyof S]: ColumnValue<S[K]> };
+
+/** A row as `shape` says its columns are; throws naming the column that is not. */
+export function parseRow<S extends RowShape>(row: Row, shape: S): ParsedRow<S> {
+  const parsed: Record<string, unknown> = {};
+  for (const [column, type] of Object.entries(shape)) parsed[column] = parseColumn(row, column, type);
+  return parsed as ParsedRow<S>;
+}
+
+/** Each row as `shape` says. */
+export function parseRows<S extends RowShape>(rows: readonly Row[], shape: S): ParsedRow<S>[] {
+  return rows.map((row) => parseRow(row, shape));
+}
+
+/** The row as `shape` says, or null when the statement returned none. */
+export function parseRowOrNull<S extends RowShape>(row: Row | undefined, shape: S): ParsedRow<S> | null {
+  return row ? parseRow(row, shape) : null;
+}
+
+function parseColumn(row: Row, column: string, type: ColumnType): unknown {
   const value = row[column];
-  if (typeof value !== "string") throw new TypeError(`column ${column}: expected text, got ${typeof value}`);
-  return value;
+  if (type.endsWith("?") && (value === null || value === undefined)) return null;
+  switch (type) {
+    case "text":
+    case "text?":
+      if (typeof value === "string") return value;
+      break;
+    case "boolean":
+      if (value === true || value === 1) return true;
+      if (value === false || value === 0) return false;
+      break;
+    case "bigint":
+      if (typeof value === "bigint") return value;
+      if (typeof value === "number" || (typeof value === "string" && /^-?\d+$/.test(value))) return BigInt(value);
+      break;
+    case "integer":
+    case "integer?":
+      if (typeof value === "number" && Number.isInteger(value)) return value;
+      if (typeof value === "bigint" || (typeof value === "string" && /^-?\d+$/.test(value))) return Number(value);
+      break;
+    case "time":
+    case "time?":
+      if (value instanceof Date || typeof value === "string") return fromDbTime(value);
+      break;
+  }
+  throw new TypeError(`column ${column}: expected ${type}, got ${value === null ? "null" : typeof value}`);
 }
 
-function textOrNull(row: Row, column: string): string | null {
-  return row[column] === null || row[column] === undefined ? null : text(row, column);
-}
-
-function bool(row: Row, column: string): boolean {
-  const value = row[column];
-  if (value === true || value === 1) return true;
-  if (value === false || value === 0) return false;
-  throw new TypeError(`column ${column}: expected a boolean, got ${String(value)}`);
-}
-
-/** A BIGINT (money: ten-thousandths of the currency) or a COUNT: numbers, strings or bigints by engine. */
-function bigint(row: Row, column: string): bigint {
-  const value = row[column];
-  if (typeof value === "bigint") return value;
-  if (typeof value === "number" || (typeof value === "string" && /^-?\d+$/.test(value))) return BigInt(value);
-  throw new TypeError(`column ${column}: expected an integer, got ${String(value)}`);
-}
-
-function integer(row: Row, column: string): number {
-  return Number(bigint(row, column));
-}
-
-function integerOrNull(row: Row, column: string): number | null {
-  return row[column] === null || row[column] === undefined ? null : integer(row, column);
-}
-
-function time(row: Row, column: string): Date {
-  const value = row[column];
-  if (!(value instanceof Date) && typeof value !== "string") throw new TypeError(`column ${column}: expected a time, got ${String(value)}`);
-  return fromDbTime(value);
-}
-
-function timeOrNull(row: Row, column: string): Date | null {
-  return row[column] === null || row[column] === undefined ? null : time(row, column);
-}
+const MESSAGE_ROW = {
+  id: "text",
+  accountId: "text",
+  apiKeyId: "text?",
+  userId: "text?",
+  bulkSendId: "text?",
+  to: "text",
+  body: "text",
+  senderId: "text",
+  operator: "text",
+  charge: "bigint",
+  currency: "text",
+  segments: "integer",
+  encoding: "text",
+  status: "text",
+  operatorResponse: "text",
+  webhookUrl: "text?",
+  test: "boolean",
+  attempts: "integer",
+  carrierMessageId: "text?",
+  nextAttemptAt: "time",
+  leaseOwner: "text?",
+  leaseUntil: "time?",
+  lastError: "text?",
+  receivedAt: "time",
+  createdAt: "time",
+  updatedAt: "time",
+  dispatchedAt: "time?",
+  deliveredAt: "time?",
+  finishedAt: "time?",
+  priority: "text",
+  sendAt: "time?",
+  validityPeriod: "integer?",
+  expiresAt: "time?",
+  turnAt: "time?",
+} as const satisfies Record<keyof Message, ColumnType>;
 
 /** A whole Message row (`SELECT *` or `RETURNING *`), as the Prisma Client would return it. */
 export function parseMessageRow(row: Row): Message {
-  return {
-    id: text(row, "id"),
-    accountId: text(row, "accountId"),
-    apiKeyId: textOrNull(row, "apiKeyId"),
-    userId: textOrNull(row, "userId"),
-    bulkSendId: textOrNull(row, "bulkSendId"),
-    to: text(row, "to"),
-    body: text(row, "body"),
-    senderId: text(row, "senderId"),
-    operator: text(row, "operator"),
-    charge: bigint(row, "charge"),
-    currency: text(row, "currency"),
-    segments: integer(row, "segments"),
-    encoding: text(row, "encoding"),
-    status: text(row, "status"),
-    operatorResponse: text(row, "operatorResponse"),
-    webhookUrl: textOrNull(row, "webhookUrl"),
-    test: bool(row, "test"),
-    attempts: integer(row, "attempts"),
-    carrierMessageId: textOrNull(row, "carrierMessageId"),
-    nextAttemptAt: time(row, "nextAttemptAt"),
-    leaseOwner: textOrNull(row, "leaseOwner"),
-    leaseUntil: timeOrNull(row, "leaseUntil"),
-    lastError: textOrNull(row, "lastError"),
-    receivedAt: time(row, "receivedAt"),
-    createdAt: time(row, "createdAt"),
-    updatedAt: time(row, "updatedAt"),
-    dispatchedAt: timeOrNull(row, "dispatchedAt"),
-    deliveredAt: timeOrNull(row, "deliveredAt"),
-    finishedAt: timeOrNull(row, "finishedAt"),
-    priority: text(row, "priority"),
-    sendAt: timeOrNull(row, "sendAt"),
-    validityPeriod: integerOrNull(row, "validityPeriod"),
-    expiresAt: timeOrNull(row, "expiresAt"),
-    turnAt: timeOrNull(row, "turnAt"),
-  };
+  return parseRow(row, MESSAGE_ROW);
 }
 
 /** The id column of a row. */
 export function parseId(row: Row): string {
-  return text(row, "id");
+  return parseRow(row, { id: "text" }).id;
 }
 
-/** A message a receipt delivered: id, accountId, operator, webhookUrl, test. */
+const DELIVERED_MESSAGE = { id: "text", accountId: "text", operator: "text", webhookUrl: "text?", test: "boolean" } as const;
+
+/** A message a receipt delivered. */
 export function parseDeliveredMessage(row: Row): DeliveredMessage {
-  return {
-    id: text(row, "id"),
-    accountId: text(row, "accountId"),
-    operator: text(row, "operator"),
-    webhookUrl: textOrNull(row, "webhookUrl"),
-    test: bool(row, "test"),
-  };
-}
-
-/** The amount column of a row (a ledger entry's), or null when there is no row. */
-export function parseAmountOrNull(row: Row | undefined): bigint | null {
-  return row ? bigint(row, "amount") : null;
+  return parseRow(row, DELIVERED_MESSAGE);
 }
