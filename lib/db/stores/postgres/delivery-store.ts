@@ -109,14 +109,15 @@ async function recordAcceptances(executor: SqlExecutor, acceptances: CarrierAcce
  * order of every transaction that changes parts; no deadlocks). FOR UPDATE reads each part as it is
  * now, not as it was when the statement began, so when two processes record receipts of two parts
  * of one message at once, the second sees the first's part delivered and delivers the message. A
- * part changes only while it is still "submitted".
+ * part changes only while it is still "submitted". The message's status is checked on its locked
+ * row, so the last UPDATE finds its rows by id alone (never through the status index).
  */
 const RECORD_PART_CHANGES = `
 WITH changes AS (
   SELECT * FROM unnest(CAST(:partIds AS TEXT[]), CAST(:statuses AS TEXT[]), CAST(:stats AS TEXT[]), CAST(:errs AS TEXT[]))
     AS c(part_id, status, stat, err)
 ), held AS MATERIALIZED (
-  SELECT "id" FROM "Message"
+  SELECT "id", "status", "deliveredAt" FROM "Message"
   WHERE "id" IN (SELECT "messageId" FROM "MessagePart" WHERE "id" IN (SELECT part_id FROM changes))
   ORDER BY "id" FOR UPDATE
 ), parts_now AS MATERIALIZED (
@@ -132,8 +133,8 @@ WITH changes AS (
   HAVING bool_and(COALESCE(c."status", n."status") = 'delivered') AND bool_or(c."status" = 'delivered')
 )
 UPDATE "Message" SET "deliveredAt" = CAST(:at AS TIMESTAMP(3)), "operatorResponse" = 'DELIVRD', "updatedAt" = CAST(:at AS TIMESTAMP(3))
-FROM complete
-WHERE "Message"."id" = complete."messageId" AND "Message"."status" = ${SQL_STATUS.success} AND "Message"."deliveredAt" IS NULL
+FROM complete JOIN held h ON h."id" = complete."messageId"
+WHERE "Message"."id" = complete."messageId" AND h."status" = ${SQL_STATUS.success} AND h."deliveredAt" IS NULL
 RETURNING "Message"."id", "Message"."accountId", "Message"."operator", "Message"."webhookUrl", "Message"."test"`;
 
 async function recordPartChanges(executor: SqlExecutor, changes: PartChange[], now: Date): Promise<DeliveredMessage[]> {
