@@ -105,36 +105,43 @@ async function recordAcceptances(executor: SqlExecutor, acceptances: CarrierAcce
 }
 
 /**
- * The messages of the changed parts are locked, then every part of theirs, both in id order (the
- * order of every transaction that changes parts; no deadlocks). FOR UPDATE reads each part as it is
- * now, not as it was when the statement began, so when two processes record receipts of two parts
- * of one message at once, the second sees the first's part delivered and delivers the message. A
- * part changes only while it is still "submitted". The message's status is checked on its locked
- * row, so the last UPDATE finds its rows by id alone (never through the status index).
+ * A part changes only while it is still "submitted" (its UPDATE re-checks the row as it is now). A
+ * message of several parts is locked, then all its parts, in id order, before any part changes, and
+ * its parts are read as they are at the lock, not as they were when the statement began: when two
+ * processes record receipts of two parts of one message at once, the second waits for the first and
+ * sees its part delivered. A one-part message needs no lock of its own: its only part's row orders
+ * its receipts. A message is delivered when this statement delivered one of its parts and every
+ * other part is delivered. A part is "submitted" only while its message is in success (parts are
+ * written with the acceptance, and only a receipt fails a message that has them), so the last
+ * UPDATE finds its rows by id alone, never through the status index.
  */
 const RECORD_PART_CHANGES = `
 WITH changes AS (
   SELECT * FROM unnest(CAST(:partIds AS TEXT[]), CAST(:statuses AS TEXT[]), CAST(:stats AS TEXT[]), CAST(:errs AS TEXT[]))
     AS c(part_id, status, stat, err)
 ), held AS MATERIALIZED (
-  SELECT "id", "status", "deliveredAt" FROM "Message"
-  WHERE "id" IN (SELECT "messageId" FROM "MessagePart" WHERE "id" IN (SELECT part_id FROM changes))
-  ORDER BY "id" FOR UPDATE
-), parts_now AS MATERIALIZED (
+  SELECT m."id" FROM "Message" m
+  WHERE m."id" IN (SELECT p."messageId" FROM "MessagePart" p WHERE p."id" IN (SELECT part_id FROM changes))
+    AND EXISTS (SELECT 1 FROM "MessagePart" o WHERE o."messageId" = m."id" AND o."partNumber" = 2)
+  ORDER BY m."id" FOR UPDATE
+), other_parts AS MATERIALIZED (
   SELECT "id", "messageId", "status" FROM "MessagePart" WHERE "messageId" IN (SELECT "id" FROM held) ORDER BY "id" FOR UPDATE
 ), changed AS (
   UPDATE "MessagePart" SET "status" = c.status, "receiptStat" = c.stat, "receiptError" = c.err, "receiptAt" = CAST(:at AS TIMESTAMP(3))
-  FROM changes c, parts_now n
-  WHERE "MessagePart"."id" = c.part_id AND n."id" = c.part_id AND n."status" = 'submitted'
-  RETURNING "MessagePart"."id", "MessagePart"."status"
+  FROM changes c
+  WHERE "MessagePart"."id" = c.part_id AND "MessagePart"."status" = 'submitted' AND (SELECT COUNT(*) FROM other_parts) >= 0
+  RETURNING "MessagePart"."id", "MessagePart"."messageId", "MessagePart"."status"
 ), complete AS (
-  SELECT n."messageId" FROM parts_now n LEFT JOIN changed c ON c."id" = n."id"
-  GROUP BY n."messageId"
-  HAVING bool_and(COALESCE(c."status", n."status") = 'delivered') AND bool_or(c."status" = 'delivered')
+  SELECT DISTINCT c."messageId" FROM changed c
+  WHERE c."status" = 'delivered'
+    AND NOT EXISTS (
+      SELECT 1 FROM other_parts n
+      WHERE n."messageId" = c."messageId" AND n."status" <> 'delivered'
+        AND NOT EXISTS (SELECT 1 FROM changed d WHERE d."id" = n."id" AND d."status" = 'delivered'))
 )
 UPDATE "Message" SET "deliveredAt" = CAST(:at AS TIMESTAMP(3)), "operatorResponse" = 'DELIVRD', "updatedAt" = CAST(:at AS TIMESTAMP(3))
-FROM complete JOIN held h ON h."id" = complete."messageId"
-WHERE "Message"."id" = complete."messageId" AND h."status" = ${SQL_STATUS.success} AND h."deliveredAt" IS NULL
+FROM complete
+WHERE "Message"."id" = complete."messageId" AND "Message"."deliveredAt" IS NULL
 RETURNING "Message"."id", "Message"."accountId", "Message"."operator", "Message"."webhookUrl", "Message"."test"`;
 
 async function recordPartChanges(executor: SqlExecutor, changes: PartChange[], now: Date): Promise<DeliveredMessage[]> {

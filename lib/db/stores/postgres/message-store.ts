@@ -193,7 +193,7 @@ async function writeSends(database: Sql, sends: PreparedSend[], price: PriceSend
   try {
     await database.get(WRITE_SENDS, writeSendsParams(accepted, now), { prepared: true });
   } catch (error) {
-    if ((error as { code?: unknown }).code === WRITE_REFUSED) return null;
+    if (error instanceof Error && "code" in error && error.code === WRITE_REFUSED) return null;
     throw error;
   }
   return results;
