@@ -59,6 +59,12 @@ export function dayOfColumn(executor: { readonly dialect: Dialect }, column: str
   return executor.dialect === "sqlite" ? `substr(${column}, 1, 10)` : `to_char(${column}, 'YYYY-MM-DD')`;
 }
 
+/** Whether a statement failed on a unique index or primary key, on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = error instanceof Error && "code" in error ? error.code : undefined;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
 export function fromDbTime(value: unknown): Date {
   return value instanceof Date ? value : new Date(String(value));
 }

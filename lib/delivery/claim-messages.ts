@@ -4,6 +4,7 @@ import { sql } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 import { toDbTime } from "@/lib/db/sql";
 import { getStores } from "@/lib/db/stores";
+import { parseRows } from "@/lib/db/stores/shared/rows";
 import type { ClaimedMessage, MessageClaim } from "@/lib/model/queue";
 import { queueStatusChangesOf, statusEventsWanted } from "@/lib/webhooks/status-events";
 import { recordMessageEvent } from "./record-message-event";
@@ -30,13 +31,16 @@ export async function claimMessages(claim: MessageClaim): Promise<ClaimedMessage
 /** Messages whose lease ran out (their dispatcher died) go back to the queue; returns how many. */
 export async function requeueExpiredLeases(now = new Date()): Promise<number> {
   return sql().transaction(async (tx) => {
-    const rows = await tx.all<{ id: string; accountId: string }>(
-      `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "lastError" = 'lease expired', "updatedAt" = ?
-       WHERE "status" = ${SQL_STATUS.processing} AND "leaseUntil" < ? RETURNING "id", "accountId"`,
-      [toDbTime(now), toDbTime(now), toDbTime(now)],
+    const rows = parseRows(
+      await tx.all(
+        `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "lastError" = 'lease expired', "updatedAt" = ?
+         WHERE "status" = ${SQL_STATUS.processing} AND "leaseUntil" < ? RETURNING "id", "accountId"`,
+        [toDbTime(now), toDbTime(now), toDbTime(now)],
+      ),
+      { id: "text", accountId: "text" },
     );
-    for (const row of rows) {
-      await recordMessageEvent(tx, row.id, "retry", "lease expired: the dispatcher stopped before recording an answer", now);
+    for (const { id } of rows) {
+      await recordMessageEvent(tx, id, "retry", "lease expired: the dispatcher stopped before recording an answer", now);
     }
     await queueStatusChangesOf(tx, rows, now);
     return rows.length;

@@ -7,7 +7,7 @@ import { SQL_STATUS, statusList, MessageStatus } from "@/lib/model/message-statu
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { sql } from "@/lib/db/client";
 import { inList } from "@/lib/db/batch-lists";
-import { parseMessageRow } from "@/lib/messages/message-row";
+import { parseId, parseMessageRow } from "@/lib/db/stores/shared/rows";
 import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
 import { queueStatusChangesOf, statusEventsWanted } from "@/lib/webhooks/status-events";
 import { recordMessageEvent } from "./record-message-event";
@@ -49,26 +49,23 @@ async function failChunk(
 ): Promise<{ chosen: number; ids: string[] }> {
   const at = toDbTime(now);
   const queued = statusList(QUEUED_STATUSES);
-  const chosen = await tx.all<{ id: string }>(
-    `SELECT "id" FROM "Message" WHERE "status" IN ${queued} AND (${where.text}) LIMIT ${CHUNK}`,
-    where.params,
-  );
+  const chosen = await tx.all(`SELECT "id" FROM "Message" WHERE "status" IN ${queued} AND (${where.text}) LIMIT ${CHUNK}`, where.params);
   if (chosen.length === 0) return { chosen: 0, ids: [] };
-  const ids = inList(chosen.map((row) => row.id));
+  const ids = inList(chosen.map(parseId));
   // The status again: a claim may have taken the message since the SELECT (PostgreSQL waits for its row lock).
-  const rows = await tx.all<Record<string, unknown>>(
+  const rows = await tx.all(
     `UPDATE "Message" SET "status" = ${SQL_STATUS.failed}, "operatorResponse" = ?, "lastError" = ?, "finishedAt" = ?, "updatedAt" = ?
      WHERE "id" IN ${ids.text} AND "status" IN ${queued}
      RETURNING *`,
     [ending.response, ending.reason, at, at, ...ids.params],
   );
-  for (const row of rows) {
-    const message = parseMessageRow(row);
+  const messages = rows.map(parseMessageRow);
+  for (const message of messages) {
     await recordMessageEvent(tx, message.id, "failed", ending.reason, now);
     await refundMessage(tx, message, ending.reason, now);
     await enqueueWebhook(tx, message, "message.failed", now);
   }
-  return { chosen: chosen.length, ids: rows.map((row) => String(row.id)) };
+  return { chosen: chosen.length, ids: messages.map((message) => message.id) };
 }
 
 /** Queued messages whose validity has passed fail EXPIRED; returns how many. */

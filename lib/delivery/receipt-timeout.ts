@@ -10,6 +10,7 @@
 // and ReceiptSweep.lastPartId says how much of it has been read: each part is read once, in bounded
 // batches, and the send and dispatch paths write nothing for it.
 import { setTimeout as sleep } from "node:timers/promises";
+import { parseRowOrNull, parseRows } from "@/lib/db/stores/shared/rows";
 import { sql } from "@/lib/db/client";
 import { toDbTime, type Sql } from "@/lib/db/sql";
 import { valuesTable } from "@/lib/db/batch-lists";
@@ -66,16 +67,15 @@ export async function sweepReceiptTimeouts(options: ReceiptSweepOptions): Promis
   return result;
 }
 
-type ScannedPart = { id: string; messageId: string; status: string; operator: string };
-
 /** One batch; null once nothing older than the timeout is left to read. */
 async function sweepBatch(database: Sql, timeoutMs: number, batchSize: number, now: Date): Promise<ReceiptSweepResult | null> {
-  const cursor = await database.get<{ lastPartId: string }>(`SELECT "lastPartId" FROM "ReceiptSweep" WHERE "id" = ?`, [SWEEP_ROW]);
-  const from = cursor?.lastPartId ?? "";
-  const parts = await database.all<ScannedPart>(
+  const cursor = await database.get(`SELECT "lastPartId" FROM "ReceiptSweep" WHERE "id" = ?`, [SWEEP_ROW]);
+  const from = parseRowOrNull(cursor, { lastPartId: "text" })?.lastPartId ?? "";
+  const rows = await database.all(
     `SELECT "id", "messageId", "status", "operator" FROM "MessagePart" WHERE "id" > ? AND "id" < ? ORDER BY "id" LIMIT ?`,
     [from, partIdBound(new Date(now.getTime() - timeoutMs)), batchSize],
   );
+  const parts = parseRows(rows, { id: "text", messageId: "text", status: "text", operator: "text" });
   if (parts.length === 0) return null;
   const operatorOf = new Map(parts.filter((part) => part.status === "submitted").map((part) => [part.messageId, part.operator]));
   const at = toDbTime(now);
@@ -98,7 +98,7 @@ async function sweepBatch(database: Sql, timeoutMs: number, batchSize: number, n
       ["text"],
       [...operatorOf.keys()].map((id) => [id]),
     );
-    return tx.all<{ messageId: string }>(
+    const events = await tx.all(
       `INSERT INTO "MessageEvent" ("messageId", "kind", "detail", "createdAt")
        SELECT m."id", ?, ?, ? FROM (SELECT DISTINCT v.column1 AS "id" FROM ${ids.text}) w CROSS JOIN "Message" m
        WHERE m."id" = w."id" AND m."status" = 'success' AND m."deliveredAt" IS NULL
@@ -106,6 +106,7 @@ async function sweepBatch(database: Sql, timeoutMs: number, batchSize: number, n
        RETURNING "messageId"`,
       [RECEIPT_TIMEOUT_EVENT, describeReceiptTimeout(timeoutMs), at, ...ids.params, RECEIPT_TIMEOUT_EVENT],
     );
+    return parseRows(events, { messageId: "text" });
   });
   for (const { messageId } of settled) metrics().receiptsTimedOut.inc({ operator: operatorOf.get(messageId) ?? "unknown" });
   return { scanned: parts.length, settled: settled.length };

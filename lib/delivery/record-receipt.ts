@@ -4,14 +4,13 @@
 // Intermediate states (ENROUTE, ACCEPTD, UNKNOWN) are noted on the part only. A repeated receipt
 // changes nothing.
 import { SQL_STATUS } from "@/lib/model/message-status";
-import { getStores, type DeliveredMessage, type PlainPartChange } from "@/lib/db/stores";
-import { fromDbTime, toDbTime, type SqlExecutor } from "@/lib/db/sql";
-import { inList, valuesTable } from "@/lib/db/batch-lists";
+import { getStores, type DeliveredMessage, type StoredPart } from "@/lib/db/stores";
+import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { parseMessageRow } from "@/lib/db/stores/shared/rows";
 import { metrics } from "@/lib/metrics";
 import { carrierIdCandidates, FAILED_STATS, type DeliveryReceipt } from "@/lib/smpp/parse-receipt";
 import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/enqueue-webhook";
 import { hasStatusEndpoints, refreshEndpointCache } from "@/lib/webhooks/account-events";
-import { parseMessageRow } from "@/lib/messages/message-row";
 import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
 import { acceptedAtOfId, receiptHours } from "./hour-stats";
@@ -19,38 +18,59 @@ import { acceptedAtOfId, receiptHours } from "./hour-stats";
 export type ReceiptMatch = "matched" | "unknown";
 export type ReceiptEntry = { operator: string; receipt: DeliveryReceipt };
 type Counter = "messagesDelivered" | "messagesFailed";
-/** With `withMessage`: the message's webhook URL and how many parts it has. */
-type Part = {
-  id: string;
-  messageId: string;
-  status: string;
-  carrierMessageId: string;
-  createdAt: unknown;
-  webhookUrl?: string | null;
-  accountId?: string;
-  partCount?: number;
-};
-type PartChange = { part: Part; receipt: DeliveryReceipt; status: "delivered" | "failed" | "submitted" };
+type PlannedChange = { part: StoredPart; receipt: DeliveryReceipt; status: "delivered" | "failed" | "submitted" };
+
+/** delivered: the message a DELIVRD receipt completed. */
+type Counted = { operator: string; counter: Counter; delivered?: { id: string; test: boolean } };
 
 /**
- * Records receipts in one transaction (the receipt handler group-commits them), one statement per
- * step for the whole batch: find the parts, change them, mark the messages they complete. The usual
- * batch (deliveries or intermediate states of one-part messages without a webhook) the engine's
- * delivery store may write in one step after the lookup.
+ * Records a batch of receipts (the receipt handler group-commits them): finds their parts, then the
+ * delivery store changes the parts and delivers the messages they complete. The usual batch
+ * (deliveries and intermediate states of messages without a webhook) is that change alone; webhooks
+ * and failures (with their refunds) are written in its transaction, after it.
  */
 export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMatch[]> {
   const now = new Date();
   await refreshEndpointCache();
-  const { matches, counted } = await getStores().delivery.recordReceipts(
-    (executor) => plainChanges(executor, entries),
+  const { matches, changes } = planChanges(entries, await findParts(entries));
+  if (changes.length === 0) return matches;
+  const failed = changes.filter((change) => change.status === "failed");
+  const rest =
+    failed.length > 0 || changes.some(({ part, status }) => status === "delivered" && hasWebhook(part))
+      ? async (tx: SqlExecutor, delivered: DeliveredMessage[]): Promise<Counted[]> => {
+          await enqueueWebhooks(
+            tx,
+            delivered.filter(hasWebhook).map(({ id }) => id),
+            "message.delivered",
+            now,
+          );
+          const counted: Counted[] = [];
+          for (const { part, receipt } of failed) {
+            const result = await failMessage(tx, part.messageId, receipt, now);
+            if (result) counted.push(result);
+          }
+          return counted;
+        }
+      : null;
+  const { delivered, then } = await getStores().delivery.recordPartChanges(
+    changes.map(({ part, receipt, status }) => ({ partId: part.id, status, stat: receipt.stat, err: receipt.err })),
     now,
-    (tx) => recordInTransaction(tx, entries, now),
+    rest,
   );
-  for (const { operator, counter, delivered } of counted) {
+  const counted = [
+    ...delivered.map(({ id, operator, test }): Counted => ({ operator, counter: "messagesDelivered", delivered: { id, test } })),
+    ...(then ?? []),
+  ];
+  for (const { operator, counter, delivered: message } of counted) {
     metrics()[counter].inc({ operator });
-    if (delivered && !delivered.test) observeReceiptLatency(operator, delivered.id, now);
+    if (message && !message.test) observeReceiptLatency(operator, message.id, now);
   }
   return matches;
+}
+
+/** Whether a status change of this message is a webhook event (its own webhook_url, or its account's endpoints). */
+function hasWebhook(message: { accountId: string; webhookUrl: string | null }): boolean {
+  return message.webhookUrl !== null || hasStatusEndpoints(message.accountId);
 }
 
 /** The time from the carrier's acceptance (the part id's time) to the receipt, for the Carriers page and /metrics. */
@@ -61,48 +81,9 @@ function observeReceiptLatency(operator: string, messageId: string, now: Date): 
   if (latencyMs !== null) metrics().receiptLatency.observe({ operator }, latencyMs / 1000);
 }
 
-/** delivered: the message a DELIVRD receipt completed. */
-type Counted = { operator: string; counter: Counter; delivered?: { id: string; test: boolean } };
-type Recorded = { matches: ReceiptMatch[]; counted: Counted[] };
-
-async function recordInTransaction(tx: SqlExecutor, entries: ReceiptEntry[], now: Date): Promise<Recorded> {
-  const { matches, changes } = planChanges(entries, await findParts(tx, entries));
-  if (changes.length === 0) return { matches, counted: [] };
-  await changeParts(tx, changes, now);
-  const counted = await markDeliveredWhenComplete(tx, partsOfMessages(changes, "delivered"), now);
-  for (const { part, receipt } of changes.filter((change) => change.status === "failed")) {
-    const failed = await failMessage(tx, part.messageId, receipt, now);
-    if (failed) counted.push(failed);
-  }
-  return { matches, counted };
-}
-
-/**
- * The batch's changes when every one is a delivery or an intermediate state of a one-part message
- * without a webhook; null for any other batch, which the transaction reads again and records.
- */
-async function plainChanges(
-  executor: SqlExecutor,
-  entries: ReceiptEntry[],
-): Promise<{ changes: PlainPartChange[]; done: (delivered: DeliveredMessage[]) => Recorded } | null> {
-  const { matches, changes } = planChanges(entries, await findParts(executor, entries, { withMessage: true }));
-  const plain: PlainPartChange[] = [];
-  for (const { part, receipt, status } of changes) {
-    if (status === "failed" || Number(part.partCount) !== 1 || part.webhookUrl || hasStatusEndpoints(part.accountId!)) return null;
-    plain.push({ partId: part.id, status, stat: receipt.stat, err: receipt.err });
-  }
-  return {
-    changes: plain,
-    done: (delivered) => ({
-      matches,
-      counted: delivered.map(({ id, operator, test }) => ({ operator, counter: "messagesDelivered", delivered: { id, test } })),
-    }),
-  };
-}
-
 /** Which part each receipt is for, and the change of each part that is still "submitted". */
-function planChanges(entries: ReceiptEntry[], parts: (Part | undefined)[]): { matches: ReceiptMatch[]; changes: PartChange[] } {
-  const changes = new Map<string, PartChange>();
+function planChanges(entries: ReceiptEntry[], parts: (StoredPart | undefined)[]): { matches: ReceiptMatch[]; changes: PlannedChange[] } {
+  const changes = new Map<string, PlannedChange>();
   const matches = entries.map(({ receipt }, index): ReceiptMatch => {
     const part = parts[index];
     if (!part) return "unknown";
@@ -120,59 +101,23 @@ function planChanges(entries: ReceiptEntry[], parts: (Part | undefined)[]): { ma
 }
 
 /** The part each receipt is for (the newest, if a carrier reused an id), or undefined. */
-async function findParts(tx: SqlExecutor, entries: ReceiptEntry[], options: { withMessage?: boolean } = {}): Promise<(Part | undefined)[]> {
-  const message = options.withMessage
-    ? {
-        columns: `, m."webhookUrl", m."accountId", (SELECT COUNT(*) FROM "MessagePart" o WHERE o."messageId" = p."messageId") AS "partCount"`,
-        join: ` JOIN "Message" m ON m."id" = p."messageId"`,
-      }
-    : { columns: "", join: "" };
-  const found: (Part | undefined)[] = Array(entries.length);
+async function findParts(entries: ReceiptEntry[]): Promise<(StoredPart | undefined)[]> {
+  const found: (StoredPart | undefined)[] = Array(entries.length);
   for (const operator of new Set(entries.map((entry) => entry.operator))) {
     const indexes = entries.flatMap((entry, index) => (entry.operator === operator ? [index] : []));
     const candidatesOf = new Map(indexes.map((index) => [index, carrierIdCandidates(entries[index].receipt.messageId)]));
-    const ids = inList([...new Set([...candidatesOf.values()].flat())]);
-    const rows = await tx.all<Part>(
-      `SELECT p."id", p."messageId", p."status", p."carrierMessageId", p."createdAt"${message.columns}
-       FROM "MessagePart" p${message.join} WHERE p."operator" = ? AND p."carrierMessageId" IN ${ids.text}`,
-      [operator, ...ids.params],
-    );
-    const byCarrierId = new Map<string, Part[]>();
-    for (const row of rows) byCarrierId.set(row.carrierMessageId, [...(byCarrierId.get(row.carrierMessageId) ?? []), row]);
+    const parts = await getStores().delivery.findParts(operator, [...new Set([...candidatesOf.values()].flat())]);
+    const byCarrierId = new Map<string, StoredPart[]>();
+    for (const part of parts) byCarrierId.set(part.carrierMessageId, [...(byCarrierId.get(part.carrierMessageId) ?? []), part]);
     for (const [index, candidates] of candidatesOf) {
       const matching = candidates.flatMap((candidate) => byCarrierId.get(candidate) ?? []);
-      found[index] = matching.reduce<Part | undefined>(
-        (newest, part) => (newest && createdAt(newest) >= createdAt(part) ? newest : part),
+      found[index] = matching.reduce<StoredPart | undefined>(
+        (newest, part) => (newest && newest.createdAt.getTime() >= part.createdAt.getTime() ? newest : part),
         undefined,
       );
     }
   }
   return found;
-}
-
-function createdAt(part: Part): number {
-  return fromDbTime(part.createdAt).getTime();
-}
-
-async function changeParts(tx: SqlExecutor, changes: PartChange[], now: Date): Promise<void> {
-  await getStores().delivery.holdMessages(
-    tx,
-    changes.map(({ part }) => part.messageId),
-  );
-  const rows = valuesTable(
-    tx,
-    ["text", "text", "text", "text"],
-    changes.map(({ part, receipt, status }) => [part.id, status, receipt.stat, receipt.err]),
-  );
-  await tx.run(
-    `UPDATE "MessagePart" SET "status" = v.column2, "receiptStat" = v.column3, "receiptError" = v.column4, "receiptAt" = ?
-     FROM ${rows.text} WHERE "MessagePart"."id" = v.column1`,
-    [toDbTime(now), ...rows.params],
-  );
-}
-
-function partsOfMessages(changes: PartChange[], status: PartChange["status"]): string[] {
-  return [...new Set(changes.filter((change) => change.status === status).map(({ part }) => part.messageId))];
 }
 
 async function failMessage(
@@ -193,34 +138,4 @@ async function failMessage(
   await refundMessage(tx, message, `carrier reported ${receipt.stat}`, now);
   await enqueueWebhook(tx, message, "message.failed", now);
   return { operator: message.operator, counter: "messagesFailed" };
-}
-
-/** Only the messages no part of which is left without its DELIVRD receipt. */
-async function markDeliveredWhenComplete(tx: SqlExecutor, messageIds: string[], now: Date): Promise<Counted[]> {
-  if (messageIds.length === 0) return [];
-  const at = toDbTime(now);
-  // Joined to a VALUES list, not `"id" IN (…)`: with IN, SQLite's planner walks the status index (every message in "success").
-  const ids = valuesTable(
-    tx,
-    ["text"],
-    messageIds.map((id) => [id]),
-  );
-  const rows = await tx.all<{ id: string; accountId: string; operator: string; webhookUrl: string | null; test: boolean | number }>(
-    `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? FROM ${ids.text}
-     WHERE "Message"."id" = v.column1 AND "Message"."status" = ${SQL_STATUS.success} AND "Message"."deliveredAt" IS NULL
-       AND NOT EXISTS (SELECT 1 FROM "MessagePart" WHERE "MessagePart"."messageId" = "Message"."id" AND "MessagePart"."status" <> 'delivered')
-     RETURNING "Message"."id", "Message"."accountId", "Message"."operator", "Message"."webhookUrl", "Message"."test"`,
-    [at, at, ...ids.params],
-  );
-  await enqueueWebhooks(
-    tx,
-    rows.filter((row) => row.webhookUrl || hasStatusEndpoints(row.accountId)).map((row) => row.id),
-    "message.delivered",
-    now,
-  );
-  return rows.map((row) => ({
-    operator: row.operator,
-    counter: "messagesDelivered",
-    delivered: { id: row.id, test: row.test === true || row.test === 1 },
-  }));
 }

@@ -1,14 +1,10 @@
 // A failed message's hold goes back to the balance exactly once: the ledger's unique
 // (messageId, kind) refuses a second release, and that refusal reads as "already refunded". The
 // savepoint keeps the surrounding transaction usable after the refusal (PostgreSQL aborts it otherwise).
-import type { SqlExecutor } from "@/lib/db/sql";
+import { isUniqueViolation, type SqlExecutor } from "@/lib/db/sql";
+import { readHoldAmount } from "@/lib/db/stores/shared/ledger-rows";
 import { applyLedgerEntry } from "@/lib/ledger/apply-ledger-entry";
 import { recordMessageEvent } from "./record-message-event";
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
-}
 
 /** Releases the message's hold (test messages have none); true when this call refunded it. */
 export async function refundMessage(
@@ -17,11 +13,9 @@ export async function refundMessage(
   reason: string,
   at: Date,
 ): Promise<boolean> {
-  const hold = await tx.get<{ amount: number | string }>(`SELECT "amount" FROM "LedgerEntry" WHERE "messageId" = ? AND "kind" = 'hold'`, [
-    message.id,
-  ]);
-  if (!hold) return false;
-  const amount = -BigInt(hold.amount);
+  const hold = await readHoldAmount(tx, message.id);
+  if (hold === null) return false;
+  const amount = -hold;
   await tx.run(`SAVEPOINT refund_message`);
   try {
     await applyLedgerEntry(tx, {

@@ -1,4 +1,5 @@
 import { db, sql } from "@/lib/db/client";
+import { parseRowOrNull } from "@/lib/db/stores/shared/rows";
 import { AppError } from "@/lib/errors";
 import { HELD_STATUSES, statusList } from "@/lib/model/message-status";
 
@@ -8,9 +9,10 @@ export type Balance = { available: bigint; held: bigint; currency: string };
 export async function getBalance(accountId: string): Promise<Balance> {
   const account = await db().account.findUnique({ where: { id: accountId }, select: { balance: true, currency: true } });
   if (!account) throw AppError.notFound("Account");
-  const held = await sql().get<{ held: number | string | null }>(
+  const row = await sql().get(
     `SELECT COALESCE(SUM("charge"), 0) AS "held" FROM "Message" WHERE "accountId" = ? AND "test" = ? AND "status" IN ${statusList(HELD_STATUSES)}`,
     [accountId, false],
   );
-  return { available: account.balance, held: BigInt(held?.held ?? 0), currency: account.currency };
+  const held = parseRowOrNull(row, { held: "bigint" })?.held ?? 0n;
+  return { available: account.balance, held, currency: account.currency };
 }

@@ -1,6 +1,6 @@
 // Credits an administrator may review and reverse, newest first, each with its reversal if any.
 import { sql } from "@/lib/db/client";
-import { fromDbTime } from "@/lib/db/sql";
+import { parseRows } from "@/lib/db/stores/shared/rows";
 import { REVERSAL_PREFIX } from "./reverse-credit";
 
 export type CreditRow = {
@@ -16,17 +16,19 @@ export type CreditRow = {
   reversed: boolean;
 };
 
+const CREDIT_ROW = {
+  id: "integer",
+  accountId: "text",
+  accountName: "text",
+  currency: "text",
+  amount: "bigint",
+  reason: "text",
+  actor: "text",
+  createdAt: "time",
+} as const;
+
 export async function listRecentCredits(limit = 20): Promise<CreditRow[]> {
-  const rows = await sql().all<{
-    id: number | string;
-    accountId: string;
-    accountName: string;
-    currency: string;
-    amount: number | string;
-    reason: string;
-    actor: string;
-    createdAt: unknown;
-  }>(
+  const rows = await sql().all(
     `SELECT l."id", l."accountId", a."name" AS "accountName", a."currency", l."amount", l."reason",
             COALESCE(u."email", l."actor") AS "actor", l."createdAt"
        FROM "LedgerEntry" l
@@ -38,20 +40,11 @@ export async function listRecentCredits(limit = 20): Promise<CreditRow[]> {
     [limit],
   );
   if (rows.length === 0) return [];
-  const reversals = await sql().all<{ reason: string }>(
-    `SELECT "reason" FROM "LedgerEntry" WHERE "kind" = 'adjustment' AND "reason" LIKE ?`,
-    [`${REVERSAL_PREFIX}%`],
+  const reversals = await sql().all(`SELECT "reason" FROM "LedgerEntry" WHERE "kind" = 'adjustment' AND "reason" LIKE ?`, [
+    `${REVERSAL_PREFIX}%`,
+  ]);
+  const reversed = new Set(
+    parseRows(reversals, { reason: "text" }).map(({ reason }) => Number(/^Reversal of credit #(\d+):/.exec(reason)?.[1])),
   );
-  const reversed = new Set(reversals.map((row) => Number(/^Reversal of credit #(\d+):/.exec(row.reason)?.[1])));
-  return rows.map((row) => ({
-    id: Number(row.id),
-    accountId: row.accountId,
-    accountName: row.accountName,
-    currency: row.currency,
-    amount: BigInt(row.amount),
-    reason: row.reason,
-    actor: row.actor,
-    createdAt: fromDbTime(row.createdAt),
-    reversed: reversed.has(Number(row.id)),
-  }));
+  return parseRows(rows, CREDIT_ROW).map((row) => ({ ...row, reversed: reversed.has(row.id) }));
 }

@@ -2,6 +2,7 @@
 // the opposite amount whose reason names the credit it reverses. The reason prefix is how a
 // reversal is found again, so a credit is reversed at most once.
 import { sql } from "@/lib/db/client";
+import { parseRowOrNull } from "@/lib/db/stores/shared/rows";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { checkLowBalance } from "@/lib/webhooks/low-balance";
@@ -23,18 +24,18 @@ export async function reverseCredit(input: {
   if (note.length < 3) throw AppError.validation([{ field: "note", description: "say why, in a few words" }]);
   const prefix = reversalReasonPrefix(input.creditId);
   const result = await sql().transaction(async (tx) => {
-    const credit = await tx.get<{ amount: number | string }>(
-      `SELECT "amount" FROM "LedgerEntry" WHERE "id" = ? AND "accountId" = ? AND "kind" = 'credit'`,
-      [input.creditId, input.accountId],
-    );
-    if (!credit) throw AppError.notFound("Credit");
-    const amount = BigInt(credit.amount);
+    const credit = await tx.get(`SELECT "amount" FROM "LedgerEntry" WHERE "id" = ? AND "accountId" = ? AND "kind" = 'credit'`, [
+      input.creditId,
+      input.accountId,
+    ]);
+    const amount = parseRowOrNull(credit, { amount: "bigint" })?.amount;
+    if (amount === undefined) throw AppError.notFound("Credit");
     const countReversals = async () => {
-      const row = await tx.get<{ count: number | string }>(
+      const row = await tx.get(
         `SELECT COUNT(*) AS "count" FROM "LedgerEntry" WHERE "accountId" = ? AND "kind" = 'adjustment' AND "reason" LIKE ?`,
         [input.accountId, `${prefix}%`],
       );
-      return Number(row?.count ?? 0);
+      return parseRowOrNull(row, { count: "integer" })?.count ?? 0;
     };
     if ((await countReversals()) > 0) throw alreadyReversed();
     // The account row's update comes first: it serializes reversals of the same account, so the

@@ -4,7 +4,7 @@
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { CANCELLED_REASON, CANCELLED_RESPONSE, failQueuedMessages } from "@/lib/delivery/fail-queued-messages";
-import type { Message } from "./message-row";
+import type { Message } from "@/lib/db/stores/shared/rows";
 
 /** Whose messages: an account's live or test traffic. */
 export type CancelScope = { accountId: string; test: boolean };

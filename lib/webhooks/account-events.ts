@@ -8,6 +8,7 @@
 // dropped at once when this process changes an endpoint): an account without endpoints costs no
 // query (docs/decisions/0016-account-endpoint-cache.md).
 import { timeOrderedUuid } from "@/lib/model/ids";
+import { parseId, parseRows } from "@/lib/db/stores/shared/rows";
 import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import type { Sms } from "@/lib/messages/serialize-sms";
@@ -62,10 +63,13 @@ export function invalidateEndpointCache(): void {
 }
 
 async function load(): Promise<void> {
-  const rows = await sql().all<{ id: string; accountId: string; url: string; events: string }>(
-    `SELECT "id", "accountId", "url", "events" FROM "WebhookEndpoint" WHERE "disabledAt" IS NULL`,
-  );
-  const thresholds = await sql().all<{ id: string }>(`SELECT "id" FROM "Account" WHERE "lowBalanceThreshold" IS NOT NULL`);
+  const rows = parseRows(await sql().all(`SELECT "id", "accountId", "url", "events" FROM "WebhookEndpoint" WHERE "disabledAt" IS NULL`), {
+    id: "text",
+    accountId: "text",
+    url: "text",
+    events: "text",
+  });
+  const thresholds = (await sql().all(`SELECT "id" FROM "Account" WHERE "lowBalanceThreshold" IS NOT NULL`)).map(parseId);
   const byAccount = new Map<string, CachedEndpoint[]>();
   for (const row of rows) {
     const list = byAccount.get(row.accountId) ?? [];
@@ -73,7 +77,7 @@ async function load(): Promise<void> {
     byAccount.set(row.accountId, list);
   }
   const anyStatus = [...byAccount.values()].some((list) => list.some((endpoint) => endpoint.events.has("message.status")));
-  cache = { byAccount, thresholds: new Set(thresholds.map((row) => row.id)), anyStatus, loadedAt: Date.now() };
+  cache = { byAccount, thresholds: new Set(thresholds), anyStatus, loadedAt: Date.now() };
 }
 
 /** Makes the cache fresh (a query at most once per TTL per process); later sync lookups read it. */

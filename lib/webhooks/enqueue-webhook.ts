@@ -7,7 +7,7 @@ import { timeOrderedUuid } from "@/lib/model/ids";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { inList } from "@/lib/db/batch-lists";
 import { serializeSms } from "@/lib/messages/serialize-sms";
-import { parseMessageRow, type Message } from "@/lib/messages/message-row";
+import { parseMessageRow, type Message } from "@/lib/db/stores/shared/rows";
 import { cachedEndpoints, eventPayload, queueEndpointDeliveries, refreshEndpointCache } from "./account-events";
 
 export type WebhookEventType = "message.success" | "message.failed" | "message.delivered";

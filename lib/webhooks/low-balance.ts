@@ -4,6 +4,7 @@
 // send and each credit or reversal, and when the threshold is set; an account without a threshold
 // costs no query (its absence is read from the endpoint cache).
 import { db, sql } from "@/lib/db/client";
+import { parseRowOrNull } from "@/lib/db/stores/shared/rows";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { MAX_BALANCE } from "@/lib/money";
@@ -42,11 +43,12 @@ export async function checkLowBalance(accountIds: Iterable<string>): Promise<voi
     );
     // The flag and the event in one transaction: a crossing is never marked without its event.
     await sql().transaction(async (tx) => {
-      const crossed = await tx.get<{ balance: bigint | number | string; lowBalanceThreshold: bigint | number | string; currency: string }>(
+      const row = await tx.get(
         `UPDATE "Account" SET "lowBalanceAlerted" = true WHERE "id" = ? AND "lowBalanceAlerted" = false AND "lowBalanceThreshold" IS NOT NULL AND "balance" < "lowBalanceThreshold"
          RETURNING "balance", "lowBalanceThreshold", "currency"`,
         [accountId],
       );
+      const crossed = parseRowOrNull(row, { balance: "bigint", lowBalanceThreshold: "bigint", currency: "text" });
       if (!crossed) return;
       await emitAccountEvent(
         accountId,

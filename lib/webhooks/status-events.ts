@@ -10,7 +10,7 @@ import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { inList } from "@/lib/db/batch-lists";
 import { insertRows } from "@/lib/db/insert-rows";
 import { serializeSms, type SmsSource } from "@/lib/messages/serialize-sms";
-import { parseMessageRow } from "@/lib/messages/message-row";
+import { parseMessageRow } from "@/lib/db/stores/shared/rows";
 import { anyStatusEndpoints, cachedEndpoints, eventPayload, refreshEndpointCache } from "./account-events";
 
 /** A message of an account whose status just changed, as it is after the change. */

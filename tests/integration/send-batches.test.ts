@@ -5,14 +5,40 @@
 import { describe, expect, it } from "vitest";
 import { db, sql } from "@/lib/db/client";
 import { acceptMessages, type AcceptMessagesInput } from "@/lib/messages/accept-messages";
-import { writeSendsInOneStatement } from "@/lib/db/stores/postgres/message-store";
+import pg from "pg";
+import { getStores } from "@/lib/db/stores";
 import { priceSend } from "@/lib/messages/commit-sends";
-import type { PreparedSend, PriceSend } from "@/lib/model/sends";
+import { IdempotencyKeyTakenError, type PreparedSend } from "@/lib/model/sends";
 import { AppError } from "@/lib/errors";
 import { seedAccount, type SeededAccount } from "../helpers/api-test-server";
 import { testDatabaseKind, useTestDatabase } from "../helpers/test-database";
 
-useTestDatabase();
+const database = useTestDatabase();
+
+/**
+ * Runs `work` while another connection's transaction holds `statement` uncommitted, and commits it
+ * once work waits for one of its locks: work has read the state before the change and writes after it.
+ */
+async function whileAnotherTransactionHolds<T>(statement: string, params: unknown[], work: () => Promise<T>): Promise<T> {
+  const other = new pg.Client({ connectionString: database.current().url });
+  await other.connect();
+  try {
+    await other.query("BEGIN");
+    await other.query(statement, params);
+    const running = work();
+    for (;;) {
+      const { rows } = await other.query(
+        `SELECT COUNT(*) AS "waiting" FROM pg_stat_activity WHERE "datname" = current_database() AND "wait_event_type" = 'Lock'`,
+      );
+      if (Number(rows[0].waiting) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await other.query("COMMIT");
+    return await running;
+  } finally {
+    await other.end();
+  }
+}
 
 const ECONET = 350n;
 const NETONE = 300n;
@@ -88,39 +114,59 @@ describe("a batch of single sends of one account", () => {
   });
 
   it.skipIf(testDatabaseKind() === "sqlite")(
-    "PostgreSQL's one statement writes nothing when the balance no longer covers the batch, or a key is revoked",
+    "PostgreSQL: a batch whose balance, key or Idempotency-Key another transaction changes before the write is read and priced again",
     async () => {
       const account = await seedAccount({ balance: 1_000n });
       await acceptMessages(singleSend(account, "+263773333333"));
       const before = { messages: await db().message.count(), holds: (await ledgerOf(account.accountId)).length };
-      const send = (recipients: number): PreparedSend => ({
+      const send = (idempotencyKey?: string): PreparedSend => ({
         accountId: account.accountId,
         senderName: "ACME",
         body: "direct",
         control: { priority: "normal", sendAt: null, validityPeriod: null },
         encoding: "gsm7",
         segments: 1,
-        recipients: Array.from({ length: recipients }, () => ({ to: "+263773333333", operator: "econet" as const })),
+        recipients: [{ to: "+263773333333", operator: "econet" }],
         webhookUrl: null,
         actor: `key:${account.keyId}`,
         apiKeyId: account.keyId,
         userId: null,
         test: false,
         bulk: false,
+        idempotency: idempotencyKey
+          ? { key: idempotencyKey, requestHash: "ours", keptForMs: 60_000, response: () => ({ status: 202, body: "ours" }) }
+          : null,
       });
-      // Priced against a balance read before it was spent: the statement checks it again at the row lock.
-      const staleRead: PriceSend = (prepared, sendingAccount, now) => priceSend(prepared, { ...sendingAccount, balance: 1_000_000n }, now);
-      // Three more messages of the same price: 1,050 against the 650 left.
-      expect(await writeSendsInOneStatement(sql(), [send(3)], staleRead)).toBeNull();
-      await db().apiKey.update({ where: { id: account.keyId }, data: { active: false } });
-      expect(await writeSendsInOneStatement(sql(), [send(1)], staleRead)).toBeNull();
+
+      // The send reads the account before the other transaction commits, and its write waits for it.
+      const spent = await whileAnotherTransactionHolds(`UPDATE "Account" SET "balance" = 100 WHERE "id" = $1`, [account.accountId], () =>
+        getStores().messages.commitSends([send()], priceSend),
+      );
+      expect(spent.map((outcome) => (outcome instanceof AppError ? outcome.code : "accepted"))).toEqual(["INSUFFICIENT_BALANCE"]);
+      await sql().run(`UPDATE "Account" SET "balance" = 1000 - 350 WHERE "id" = ?`, [account.accountId]);
+
+      const taken = await whileAnotherTransactionHolds(
+        `INSERT INTO "IdempotencyKey" ("accountId", "key", "requestHash", "responseStatus", "responseBody", "createdAt", "expiresAt")
+         VALUES ($1, 'race', 'theirs', 202, 'theirs', now(), now() + interval '1 hour')`,
+        [account.accountId],
+        () => getStores().messages.commitSends([send("race")], priceSend),
+      );
+      expect(taken[0]).toBeInstanceOf(IdempotencyKeyTakenError);
+      expect(
+        await db().idempotencyKey.findUniqueOrThrow({ where: { accountId_key: { accountId: account.accountId, key: "race" } } }),
+      ).toMatchObject({
+        requestHash: "theirs",
+        responseBody: "theirs",
+      });
+
+      const revoked = await whileAnotherTransactionHolds(`UPDATE "ApiKey" SET "active" = false WHERE "id" = $1`, [account.keyId], () =>
+        getStores().messages.commitSends([send()], priceSend),
+      );
+      expect(revoked.map((outcome) => (outcome instanceof AppError ? outcome.code : "accepted"))).toEqual(["UNAUTHORIZED"]);
+
       expect(await db().message.count()).toBe(before.messages);
       expect((await ledgerOf(account.accountId)).length).toBe(before.holds);
       expect((await db().account.findUniqueOrThrow({ where: { id: account.accountId } })).balance).toBe(1_000n - ECONET);
-
-      await db().apiKey.update({ where: { id: account.keyId }, data: { active: true } });
-      expect(await writeSendsInOneStatement(sql(), [send(1)], priceSend)).toHaveLength(1);
-      expect((await db().account.findUniqueOrThrow({ where: { id: account.accountId } })).balance).toBe(1_000n - 2n * ECONET);
     },
   );
 });

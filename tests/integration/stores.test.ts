@@ -1,10 +1,8 @@
 // The stores' contract: every operation of each engine's store, called directly, against the same
 // expectations (the suite runs once per engine: TEST_DB=sqlite, TEST_DB=postgres).
-import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db, sql } from "@/lib/db/client";
 import { getStores } from "@/lib/db/stores";
-import { toDbTime } from "@/lib/db/sql";
 import { createApiKey } from "@/lib/keys/create-api-key";
 import { revokeApiKey } from "@/lib/keys/revoke-api-key";
 import { priceSend } from "@/lib/messages/commit-sends";
@@ -116,6 +114,69 @@ describe("MessageStore", () => {
     expect(await db().idempotencyKey.count({ where: { accountId, key: "k3" } })).toBe(0);
   });
 
+  it("commitSends: one batch of several accounts, live and test, single and bulk, with and without Idempotency-Keys", async () => {
+    const first = await createSendingAccount(10_000n, "First");
+    const second = await createSendingAccount(1_000n, "Second");
+    const firstKey = await keyOf(first);
+    const firstTestKey = await keyOf(first, "test");
+    const secondKey = await keyOf(second);
+    const record = (key: string) => ({
+      key,
+      requestHash: `hash of ${key}`,
+      keptForMs: 60_000,
+      response: (send: AcceptedSend) => ({ status: 202, body: `${send.messages.length} messages` }),
+    });
+    const batch = [
+      prepared(first, firstKey, 2, { idempotency: record("shape-1") }),
+      prepared(second, secondKey, 1),
+      prepared(first, firstTestKey, 2, { test: true, idempotency: record("shape-2") }),
+      prepared(first, firstKey, 4, { bulk: true }),
+      prepared(second, secondKey, 3), // 1,050 against the 650 left
+      prepared(first, firstKey, 1, { idempotency: record("shape-1") }), // the same key again in the batch
+      prepared(second, secondKey, 1, { idempotency: record("shape-1") }), // the same key, another account's
+    ];
+    const outcomes = await getStores().messages.commitSends(batch, priceSend);
+    expect(
+      outcomes.map((outcome) => (outcome instanceof AppError ? outcome.code : outcome instanceof Error ? "taken" : "accepted")),
+    ).toEqual(["accepted", "accepted", "accepted", "accepted", "INSUFFICIENT_BALANCE", "taken", "accepted"]);
+    expect((await db().account.findUniqueOrThrow({ where: { id: first } })).balance).toBe(10_000n - 6n * ECONET);
+    expect((await db().account.findUniqueOrThrow({ where: { id: second } })).balance).toBe(1_000n - 2n * ECONET);
+
+    // Each account's holds in batch order, each one's balance after it one charge below the one before.
+    for (const [accountId, opening] of [
+      [first, 10_000n],
+      [second, 1_000n],
+    ] as const) {
+      const holds = await db().ledgerEntry.findMany({ where: { accountId, kind: "hold" }, orderBy: { id: "asc" } });
+      let balance = opening;
+      for (const hold of holds) {
+        balance += hold.amount;
+        expect(hold.balanceAfter).toBe(balance);
+      }
+    }
+    const bulk = accepted(outcomes[3]);
+    expect(await db().bulkSend.findUniqueOrThrow({ where: { id: bulk.bulkSendId! } })).toMatchObject({
+      accountId: first,
+      total: 4,
+      charge: 4n * ECONET,
+    });
+    const bulkHolds = await db().ledgerEntry.findMany({ where: { bulkSendId: bulk.bulkSendId } });
+    expect(bulkHolds.map((hold) => hold.messageId).sort()).toEqual(bulk.messages.map((message) => message.id).sort());
+    const testMessages = await db().message.findMany({ where: { accountId: first, test: true } });
+    expect(testMessages).toHaveLength(2);
+    expect(await db().ledgerEntry.count({ where: { messageId: { in: testMessages.map((message) => message.id) } } })).toBe(0);
+    const keys = await db().idempotencyKey.findMany({
+      where: { key: { in: ["shape-1", "shape-2"] } },
+      orderBy: [{ accountId: "asc" }, { key: "asc" }],
+    });
+    expect(keys.map((key) => [key.accountId === first ? "first" : "second", key.key, key.responseBody]).sort()).toEqual([
+      ["first", "shape-1", "2 messages"],
+      ["first", "shape-2", "2 messages"],
+      ["second", "shape-1", "1 messages"],
+    ]);
+    expect(await db().message.count({ where: { accountId: { in: [first, second] } } })).toBe(2 + 1 + 2 + 4 + 1);
+  });
+
   it("readMessages: found in the key's account and mode only, refused for an unusable key", async () => {
     const accountId = await createSendingAccount();
     const otherAccount = await createSendingAccount(1_000_000n, "Other");
@@ -195,69 +256,145 @@ describe("DeliveryStore", () => {
     });
   });
 
-  it("recordOutcomes: acceptances land only under the lease; any other batch is the transaction's", async () => {
+  it("recordAcceptances: land only under the lease, with their parts; `then` commits with them, or undoes them by throwing", async () => {
     const accountId = await createSendingAccount();
     const keyId = await keyOf(accountId);
-    await getStores().messages.commitSends([prepared(accountId, keyId, 2, {}, "netone")], priceSend);
-    const [mine, theirs] = await getStores().delivery.claim({
+    await getStores().messages.commitSends([prepared(accountId, keyId, 3, {}, "netone")], priceSend);
+    const [mine, theirs, undone] = await getStores().delivery.claim({
       owner: "store-a",
       operator: "netone",
       test: false,
-      limit: 2,
+      limit: 3,
       leaseMs: 60_000,
     });
-    const acceptance = (messageId: string, owner: string) => ({
-      messageId,
-      operator: "netone",
-      owner,
-      startedAt: new Date(),
-      response: "ESME_ROK",
-      carrierMessageIds: [`c-${messageId}`],
-    });
-    const landed = await getStores().delivery.recordOutcomes(
-      [acceptance(mine.id, "store-a"), acceptance(theirs.id, "store-b")],
+
+    // Alone: the usual batch.
+    const alone = await getStores().delivery.recordAcceptances(
+      [acceptance(mine.id, "store-a", ["c-mine-1", "c-mine-2"]), acceptance(theirs.id, "store-b")],
       new Date(),
-      async (tx) => {
-        // The transaction's own recording, as the domain does it: the lease is the guard.
-        const at = toDbTime(new Date());
-        const ids: string[] = [];
-        for (const [id, owner] of [
-          [mine.id, "store-a"],
-          [theirs.id, "store-b"],
-        ]) {
-          const changed = await tx.run(
-            `UPDATE "Message" SET "status" = 'success', "leaseOwner" = NULL, "updatedAt" = ? WHERE "id" = ? AND "leaseOwner" = ? AND "status" = 'processing'`,
-            [at, id, owner],
-          );
-          if (changed > 0) {
-            await tx.run(
-              `INSERT INTO "MessagePart" ("id", "messageId", "partNumber", "operator", "carrierMessageId", "status", "createdAt") VALUES (?, ?, 1, 'netone', ?, 'submitted', ?)`,
-              [crypto.randomUUID(), id, `c-${id}`, at],
-            );
-            ids.push(id);
-          }
-        }
-        return ids;
-      },
+      null,
     );
-    expect(landed).toEqual([mine.id]);
+    expect(alone).toEqual({ landed: [mine.id], then: null });
     expect((await db().message.findUniqueOrThrow({ where: { id: mine.id } })).status).toBe("success");
     expect((await db().message.findUniqueOrThrow({ where: { id: theirs.id } })).status).toBe("processing");
-    expect(await db().messagePart.count({ where: { messageId: { in: [mine.id, theirs.id] } } })).toBe(1);
+    const parts = await db().messagePart.findMany({ where: { messageId: mine.id }, orderBy: { partNumber: "asc" } });
+    expect(parts.map((part) => [part.partNumber, part.carrierMessageId, part.status])).toEqual([
+      [1, "c-mine-1", "submitted"],
+      [2, "c-mine-2", "submitted"],
+    ]);
 
-    const viaTransaction = await getStores().delivery.recordOutcomes(null, new Date(), async () => ["from the transaction"]);
-    expect(viaTransaction).toEqual(["from the transaction"]);
+    // With the rest of the batch: `then` sees what landed, in the same transaction.
+    await expect(
+      getStores().delivery.recordAcceptances([acceptance(undone.id, "store-a")], new Date(), async (tx, landed) => {
+        expect(landed).toEqual([undone.id]);
+        expect((await tx.get(`SELECT "status" FROM "Message" WHERE "id" = ?`, [undone.id]))?.status).toBe("success");
+        throw new Error("the rest of the batch failed");
+      }),
+    ).rejects.toThrow("the rest of the batch failed");
+    expect((await db().message.findUniqueOrThrow({ where: { id: undone.id } })).status).toBe("processing");
+    expect(await db().messagePart.count({ where: { messageId: undone.id } })).toBe(0);
+
+    const withRest = await getStores().delivery.recordAcceptances([acceptance(undone.id, "store-a")], new Date(), async (_tx, landed) =>
+      landed.map((id) => `rest of ${id}`),
+    );
+    expect(withRest).toEqual({ landed: [undone.id], then: [`rest of ${undone.id}`] });
+    expect(await getStores().delivery.recordAcceptances([], new Date(), async (_tx, landed) => landed.length)).toEqual({
+      landed: [],
+      then: 0,
+    });
   });
 
-  it("recordReceipts: a batch that is not plain is the transaction's, whose answer is returned", async () => {
-    const result = await getStores().delivery.recordReceipts(
-      async () => null,
-      new Date(),
-      async (tx) => (await tx.get<{ one: number }>(`SELECT 1 AS "one"`))?.one,
+  it("findParts and recordPartChanges: typed parts; a message is delivered once every part is, receipts of its parts recorded at once", async () => {
+    const accountId = await createSendingAccount();
+    const keyId = await keyOf(accountId);
+    await getStores().messages.commitSends(
+      [prepared(accountId, keyId, 3, { webhookUrl: "https://example.test/hook" }, "econet")],
+      priceSend,
     );
-    expect(Number(result)).toBe(1);
+    // Econet's queue also holds the other tests' messages: this account's are claimed with them.
+    const everyEconet = await getStores().delivery.claim({
+      owner: "store-r",
+      operator: "econet",
+      test: false,
+      limit: 100,
+      leaseMs: 60_000,
+    });
+    const claimed = everyEconet.filter((message) => message.accountId === accountId);
+    expect(claimed).toHaveLength(3);
+    const [twoParts, racing, single] = claimed;
+    await getStores().delivery.recordAcceptances(
+      [
+        acceptance(twoParts.id, "store-r", ["r-two-1", "r-two-2"], "econet"),
+        acceptance(racing.id, "store-r", ["r-race-1", "r-race-2", "r-race-3"], "econet"),
+        acceptance(single.id, "store-r", ["r-single"], "econet"),
+      ],
+      new Date(),
+      null,
+    );
+    const found = await getStores().delivery.findParts("econet", [
+      "r-two-1",
+      "r-two-2",
+      "r-race-1",
+      "r-race-2",
+      "r-race-3",
+      "r-single",
+      "r-none",
+    ]);
+    expect(await getStores().delivery.findParts("netone", ["r-single"])).toEqual([]);
+    expect(found).toHaveLength(6);
+    const part = (carrierId: string) => found.find((candidate) => candidate.carrierMessageId === carrierId)!;
+    expect(part("r-single")).toMatchObject({
+      messageId: single.id,
+      status: "submitted",
+      accountId,
+      webhookUrl: "https://example.test/hook",
+    });
+    expect(part("r-single").createdAt).toBeInstanceOf(Date);
+    const change = (carrierId: string, status: "delivered" | "failed" | "submitted", stat = "DELIVRD") => ({
+      partId: part(carrierId).id,
+      status,
+      stat,
+      err: null,
+    });
+
+    // One part of two delivered, an intermediate state, a failure: nothing delivered yet.
+    const first = await getStores().delivery.recordPartChanges(
+      [change("r-two-1", "delivered"), change("r-two-2", "submitted", "ENROUTE"), change("r-single", "failed", "UNDELIV")],
+      new Date(),
+      async (_tx, delivered) => delivered.length,
+    );
+    expect(first).toEqual({ delivered: [], then: 0 });
+    expect((await db().messagePart.findUniqueOrThrow({ where: { id: part("r-two-2").id } })).receiptStat).toBe("ENROUTE");
+    expect((await db().messagePart.findUniqueOrThrow({ where: { id: part("r-single").id } })).status).toBe("failed");
+
+    // The second part: the message is delivered, typed. A change of a part no longer "submitted" changes nothing.
+    const second = await getStores().delivery.recordPartChanges(
+      [change("r-two-2", "delivered"), change("r-single", "delivered")],
+      new Date(),
+      null,
+    );
+    expect(second).toEqual({
+      delivered: [{ id: twoParts.id, accountId, operator: "econet", webhookUrl: "https://example.test/hook", test: false }],
+      then: null,
+    });
+    expect((await db().messagePart.findUniqueOrThrow({ where: { id: part("r-single").id } })).status).toBe("failed");
+    expect((await db().message.findUniqueOrThrow({ where: { id: twoParts.id } })).deliveredAt).toBeInstanceOf(Date);
+    expect((await db().message.findUniqueOrThrow({ where: { id: single.id } })).deliveredAt).toBeNull();
+
+    // Three receipts of three parts of one message, each recorded on its own at once: exactly one delivers it.
+    const raced = await Promise.all(
+      ["r-race-1", "r-race-2", "r-race-3"].map((carrierId) =>
+        getStores().delivery.recordPartChanges([change(carrierId, "delivered")], new Date(), null),
+      ),
+    );
+    expect(raced.flatMap((result) => result.delivered.map((message) => message.id))).toEqual([racing.id]);
+    expect((await db().message.findUniqueOrThrow({ where: { id: racing.id } })).operatorResponse).toBe("DELIVRD");
   });
 });
+
+function acceptance(messageId: string, owner: string, carrierMessageIds = [`c-${messageId}`], operator = "netone") {
+  return { messageId, operator, owner, startedAt: new Date(), response: "ESME_ROK", carrierMessageIds };
+}
 
 describe("WebhookStore", () => {
   it("claim: leases a due delivery once, with typed values", async () => {

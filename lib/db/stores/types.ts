@@ -62,43 +62,58 @@ export type CarrierAcceptance = {
   carrierMessageIds: string[];
 };
 
-/** A receipt's change of a one-part message without a webhook (a delivery or an intermediate state). */
-/** A message a DELIVRD receipt completed. */
-export type DeliveredMessage = { id: string; operator: string; test: boolean };
+/** A part of a message, as a receipt finds it by its carrier's id, with its message's account and webhook URL. */
+export type StoredPart = {
+  id: string;
+  messageId: string;
+  status: string;
+  carrierMessageId: string;
+  /** The carrier's acceptance of the part. */
+  createdAt: Date;
+  accountId: string;
+  webhookUrl: string | null;
+};
 
-export type PlainPartChange = { partId: string; status: "delivered" | "submitted"; stat: string; err: string | null };
+/** A receipt's change of a part still "submitted": delivered, failed, or an intermediate state noted on it. */
+export type PartChange = { partId: string; status: "delivered" | "failed" | "submitted"; stat: string; err: string | null };
 
-/** A transaction's work, written by the domain (retries, failures, refunds, events, webhooks). */
-export type InTransaction<T> = (tx: SqlExecutor) => Promise<T>;
+/** A message whose every part a DELIVRD receipt has now delivered. */
+export type DeliveredMessage = { id: string; accountId: string; operator: string; webhookUrl: string | null; test: boolean };
+
+/**
+ * The rest of a batch's work (retries, failures, refunds, events, webhooks), written by the domain
+ * in the transaction of the store's change, given what that change did. Null when the batch needs
+ * nothing more: the store then writes its change its fastest way.
+ */
+export type ThenInTransaction<C, T> = ((tx: SqlExecutor, changed: C) => Promise<T>) | null;
 
 export interface DeliveryStore {
-  /**
-   * In a transaction about to change these messages' parts: holds the messages until COMMIT, in id
-   * order, so receipts of two parts of one message recorded at once by two processes are ordered
-   * and the second sees the first's part when it checks for completion.
-   */
-  holdMessages(tx: SqlExecutor, messageIds: string[]): Promise<void>;
   /** Moves due messages of one carrier to processing, leased to the claim's owner. */
   claim(claim: MessageClaim): Promise<ClaimedMessage[]>;
   /** Where a carrier's queue stands, for the turns of new messages (lib/messages/queue-turns.ts). */
   readQueueState(queue: { operator: string; test: boolean; normalTurnsAfter: Date }): Promise<QueueState>;
   /**
-   * Records a batch of carrier answers. `acceptances`: the batch when every answer is an acceptance
-   * of a message without a webhook, else null. The engine records such a batch its fastest way and
-   * returns the ids that landed (an answer lands only while its owner holds the lease); any other
-   * batch is `inTransaction`'s, in one transaction.
+   * Records carrier acceptances: an answer lands only while its owner holds the message's lease, and
+   * only the messages that landed get their parts. Returns the ids that landed and what `then` gave.
    */
-  recordOutcomes(acceptances: CarrierAcceptance[] | null, now: Date, inTransaction: InTransaction<string[]>): Promise<string[]>;
-  /**
-   * Records a batch of receipts. `plainChanges(executor)` finds the batch's parts and returns their
-   * changes when every one is plain (PlainPartChange), else null; the engine records plain changes
-   * its fastest way. Any other batch is `inTransaction`'s. Returns what either gives.
-   */
-  recordReceipts<T>(
-    plainChanges: (executor: SqlExecutor) => Promise<{ changes: PlainPartChange[]; done: (delivered: DeliveredMessage[]) => T } | null>,
+  recordAcceptances<T>(
+    acceptances: CarrierAcceptance[],
     now: Date,
-    inTransaction: InTransaction<T>,
-  ): Promise<T>;
+    then: ThenInTransaction<string[], T>,
+  ): Promise<{ landed: string[]; then: T | null }>;
+  /** The parts of this carrier with these carrier ids (a carrier may reuse an id: every match). */
+  findParts(operator: string, carrierMessageIds: string[]): Promise<StoredPart[]>;
+  /**
+   * Records receipts' changes of parts: a part changes only while it is still "submitted" (a receipt
+   * recorded meanwhile elsewhere wins), and a message is delivered once every one of its parts is,
+   * however many parts it has and whichever processes record their receipts at once. Returns the
+   * messages delivered and what `then` gave.
+   */
+  recordPartChanges<T>(
+    changes: PartChange[],
+    now: Date,
+    then: ThenInTransaction<DeliveredMessage[], T>,
+  ): Promise<{ delivered: DeliveredMessage[]; then: T | null }>;
 }
 
 export interface WebhookStore {

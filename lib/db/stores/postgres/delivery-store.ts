@@ -1,17 +1,17 @@
 // PostgreSQL's delivery and webhook stores. Claims: the due rows chosen once (MATERIALIZED) FOR
 // UPDATE SKIP LOCKED, so several dispatcher processes claim disjoint batches of at most their limit,
 // and the UPDATE checks the status again (another claimer may have changed a row meanwhile).
-// The usual batch of carrier answers (every message accepted, none with a webhook) and of receipts
-// (deliveries or intermediate states of one-part messages without a webhook) is ONE autocommitted
-// statement instead of BEGIN, a few statements and COMMIT: the dispatcher and the receipt handler
-// write one batch at a time, so their round trips bounded them. Any other batch is the domain's
-// transaction.
+// Carrier acceptances and receipts' part changes are each ONE statement, whatever the batch: the
+// dispatcher and the receipt handler write one batch at a time, so their round trips bounded them.
+// Autocommitted when that is the batch's whole work; otherwise the first statement of the
+// transaction in which the domain writes the rest (retries, failures, refunds, webhooks).
 import { timeOrderedUuid } from "@/lib/model/ids";
 import { SQL_STATUS } from "@/lib/model/message-status";
-import { toDbTime, type Sql } from "@/lib/db/sql";
-import { inList } from "@/lib/db/batch-lists";
-import type { CarrierAcceptance, DeliveredMessage, DeliveryStore, PlainPartChange, WebhookStore } from "../types";
+import { toDbTime, type Sql, type SqlExecutor } from "@/lib/db/sql";
+import type { CarrierAcceptance, DeliveredMessage, DeliveryStore, PartChange, ThenInTransaction, WebhookStore } from "../types";
 import { claimMessages, claimWebhookDeliveries, readQueueState, type ClaimClauses } from "../shared/claims";
+import { findParts } from "../shared/receipt-parts";
+import { parseDeliveredMessage, parseId } from "../shared/rows";
 
 const POSTGRES_CLAIMS: ClaimClauses = {
   chooseOnce: "MATERIALIZED ",
@@ -24,18 +24,14 @@ export function postgresDeliveryStore(database: Sql): DeliveryStore {
   return {
     claim: (claim) => claimMessages(database, POSTGRES_CLAIMS, claim),
     readQueueState: (queue) => readQueueState(database, queue),
-    async holdMessages(tx, messageIds) {
-      const ids = inList([...new Set(messageIds)].sort());
-      await tx.run(`SELECT "id" FROM "Message" WHERE "id" IN ${ids.text} ORDER BY "id" FOR UPDATE`, ids.params);
+    recordAcceptances: async (acceptances, now, then) => {
+      const { changed, then: result } = await withThen(database, then, (executor) => recordAcceptances(executor, acceptances, now));
+      return { landed: changed, then: result };
     },
-    async recordOutcomes(acceptances, now, inTransaction) {
-      if (!acceptances) return database.transaction(inTransaction);
-      return recordAcceptances(database, acceptances, now);
-    },
-    async recordReceipts(plainChanges, now, inTransaction) {
-      const plain = await plainChanges(database);
-      if (!plain) return database.transaction(inTransaction);
-      return plain.done(plain.changes.length > 0 ? await recordDeliveries(database, plain.changes, now) : []);
+    findParts: (operator, carrierMessageIds) => findParts(database, operator, carrierMessageIds),
+    recordPartChanges: async (changes, now, then) => {
+      const { changed, then: result } = await withThen(database, then, (executor) => recordPartChanges(executor, changes, now));
+      return { delivered: changed, then: result };
     },
   };
 }
@@ -44,10 +40,20 @@ export function postgresWebhookStore(database: Sql): WebhookStore {
   return { claim: (claim) => claimWebhookDeliveries(database, POSTGRES_WEBHOOK_CLAIMS, claim) };
 }
 
-/**
- * As in the transaction: an answer lands only while its dispatcher holds the message's lease, and
- * only the messages that landed get parts. Row-wise values travel as one array per column.
- */
+/** The change autocommitted when `then` is null, else in a transaction with `then` after it. */
+async function withThen<C, T>(
+  database: Sql,
+  then: ThenInTransaction<C, T>,
+  change: (executor: SqlExecutor) => Promise<C>,
+): Promise<{ changed: C; then: T | null }> {
+  if (!then) return { changed: await change(database), then: null };
+  return database.transaction(async (tx) => {
+    const changed = await change(tx);
+    return { changed, then: await then(tx, changed) };
+  });
+}
+
+/** Row-wise values travel as one array per column, so the text is the same for any batch. */
 const RECORD_ACCEPTANCES = `
 WITH answers AS (
   SELECT * FROM unnest(CAST(:ids AS TEXT[]), CAST(:owners AS TEXT[]), CAST(:responses AS TEXT[]), CAST(:carrierMessageIds AS TEXT[]),
@@ -68,7 +74,9 @@ WITH answers AS (
 )
 SELECT "id" FROM updated`;
 
-async function recordAcceptances(database: Sql, acceptances: CarrierAcceptance[], now: Date): Promise<string[]> {
+async function recordAcceptances(executor: SqlExecutor, acceptances: CarrierAcceptance[], now: Date): Promise<string[]> {
+  if (acceptances.length === 0) return [];
+  // The parts' createdAt is the carrier's acceptance in the message's timeline.
   const parts = acceptances.flatMap((answer) =>
     answer.carrierMessageIds.map((carrierMessageId, index) => ({
       messageId: answer.messageId,
@@ -77,7 +85,7 @@ async function recordAcceptances(database: Sql, acceptances: CarrierAcceptance[]
       carrierMessageId,
     })),
   );
-  const rows = await database.all<{ id: string }>(
+  const rows = await executor.all(
     RECORD_ACCEPTANCES,
     {
       ids: acceptances.map((answer) => answer.messageId),
@@ -94,33 +102,53 @@ async function recordAcceptances(database: Sql, acceptances: CarrierAcceptance[]
     },
     { prepared: true },
   );
-  return rows.map((row) => row.id);
+  return rows.map(parseId);
 }
 
 /**
- * A part changes only while it is still "submitted": a receipt recorded meanwhile elsewhere wins.
- * One-part messages only: one statement sees the parts as they were when it began, so it could not
- * tell that another process's receipt has just delivered a message's other part.
+ * A part changes only while it is still "submitted" (its UPDATE re-checks the row as it is now). A
+ * message of several parts is locked, then all its parts, in id order, before any part changes, and
+ * its parts are read as they are at the lock, not as they were when the statement began: when two
+ * processes record receipts of two parts of one message at once, the second waits for the first and
+ * sees its part delivered. A one-part message needs no lock of its own: its only part's row orders
+ * its receipts. A message is delivered when this statement delivered one of its parts and every
+ * other part is delivered. A part is "submitted" only while its message is in success (parts are
+ * written with the acceptance, and only a receipt fails a message that has them), so the last
+ * UPDATE finds its rows by id alone, never through the status index.
  */
-const RECORD_DELIVERIES = `
+const RECORD_PART_CHANGES = `
 WITH changes AS (
   SELECT * FROM unnest(CAST(:partIds AS TEXT[]), CAST(:statuses AS TEXT[]), CAST(:stats AS TEXT[]), CAST(:errs AS TEXT[]))
     AS c(part_id, status, stat, err)
-), parts AS (
+), held AS MATERIALIZED (
+  SELECT m."id" FROM "Message" m
+  WHERE m."id" IN (SELECT p."messageId" FROM "MessagePart" p WHERE p."id" IN (SELECT part_id FROM changes))
+    AND EXISTS (SELECT 1 FROM "MessagePart" o WHERE o."messageId" = m."id" AND o."partNumber" = 2)
+  ORDER BY m."id" FOR UPDATE
+), other_parts AS MATERIALIZED (
+  SELECT "id", "messageId", "status" FROM "MessagePart" WHERE "messageId" IN (SELECT "id" FROM held) ORDER BY "id" FOR UPDATE
+), changed AS (
   UPDATE "MessagePart" SET "status" = c.status, "receiptStat" = c.stat, "receiptError" = c.err, "receiptAt" = CAST(:at AS TIMESTAMP(3))
   FROM changes c
-  WHERE "MessagePart"."id" = c.part_id AND "MessagePart"."status" = 'submitted'
-  RETURNING "MessagePart"."messageId", "MessagePart"."status"
+  WHERE "MessagePart"."id" = c.part_id AND "MessagePart"."status" = 'submitted' AND (SELECT COUNT(*) FROM other_parts) >= 0
+  RETURNING "MessagePart"."id", "MessagePart"."messageId", "MessagePart"."status"
+), complete AS (
+  SELECT DISTINCT c."messageId" FROM changed c
+  WHERE c."status" = 'delivered'
+    AND NOT EXISTS (
+      SELECT 1 FROM other_parts n
+      WHERE n."messageId" = c."messageId" AND n."status" <> 'delivered'
+        AND NOT EXISTS (SELECT 1 FROM changed d WHERE d."id" = n."id" AND d."status" = 'delivered'))
 )
 UPDATE "Message" SET "deliveredAt" = CAST(:at AS TIMESTAMP(3)), "operatorResponse" = 'DELIVRD', "updatedAt" = CAST(:at AS TIMESTAMP(3))
-FROM parts
-WHERE "Message"."id" = parts."messageId" AND parts."status" = 'delivered' AND "Message"."status" = ${SQL_STATUS.success}
-  AND "Message"."deliveredAt" IS NULL
-RETURNING "Message"."id", "Message"."operator", "Message"."test"`;
+FROM complete
+WHERE "Message"."id" = complete."messageId" AND "Message"."deliveredAt" IS NULL
+RETURNING "Message"."id", "Message"."accountId", "Message"."operator", "Message"."webhookUrl", "Message"."test"`;
 
-async function recordDeliveries(database: Sql, changes: PlainPartChange[], now: Date): Promise<DeliveredMessage[]> {
-  return database.all<DeliveredMessage>(
-    RECORD_DELIVERIES,
+async function recordPartChanges(executor: SqlExecutor, changes: PartChange[], now: Date): Promise<DeliveredMessage[]> {
+  if (changes.length === 0) return [];
+  const rows = await executor.all(
+    RECORD_PART_CHANGES,
     {
       partIds: changes.map((change) => change.partId),
       statuses: changes.map((change) => change.status),
@@ -130,4 +158,5 @@ async function recordDeliveries(database: Sql, changes: PlainPartChange[], now: 
     },
     { prepared: true },
   );
+  return rows.map(parseDeliveredMessage);
 }

@@ -1,193 +1,271 @@
 // PostgreSQL's message store. Every round trip to PostgreSQL costs the Node process far more CPU and
-// wall time than the SQL it carries, so the usual batch (live single sends of one account, without
-// Idempotency-Keys) is one read of what pricing needs and ONE autocommitted statement that checks the
-// keys, holds the charge and writes every message and ledger row. Any other batch, or one that
-// statement refuses (a key revoked or the balance spent meanwhile), is written in a transaction:
-// first without locking its accounts, so concurrent batches overlap their inserts and an account's
-// row lock is held only from its hold to COMMIT; should the balance have moved below a hold, again
-// under FOR UPDATE.
+// wall time than the SQL it carries, so every batch of sends (single or bulk, live or test, of one
+// account or several, with Idempotency-Keys or without) is one read of what pricing needs and ONE
+// autocommitted statement that checks the keys, claims the Idempotency-Keys, holds the charges and
+// writes every bulk, message and ledger row. The statement writes all of it or, when what it
+// checks no longer holds (a key revoked, an Idempotency-Key taken or the balance spent since the
+// read), fails as a whole and the batch is read and priced again.
 import { AppError } from "@/lib/errors";
-import { SQL_STATUS } from "@/lib/model/message-status";
+import { unknownApiKeyError } from "@/lib/model/api-keys";
+import { MessageStatus } from "@/lib/model/message-status";
 import { DEFAULT_SCOPE, resolveRates } from "@/lib/model/rates";
-import type { AcceptedSend, PreparedSend, PriceSend, SendingAccount } from "@/lib/model/sends";
+import { IdempotencyKeyTakenError, type AcceptedSend, type PreparedSend, type PriceSend, type SendingAccount } from "@/lib/model/sends";
 import { toDbTime, type Sql } from "@/lib/db/sql";
 import type { KeyStore, MessageStore, SendOutcome } from "../types";
 import { findUnusableKeys } from "../shared/api-keys";
 import { readMessages } from "../shared/read-messages";
-import { BalanceMovedError, loadPricing, writeSendsInTransaction, type TransactionLocks } from "../shared/write-sends-in-transaction";
 
-/** Keys read FOR SHARE: a revoke waits for the transaction that uses them. */
+/** Keys read FOR SHARE: a revoke waits for the statement or transaction that uses them. */
 const HOLD_KEYS = ` ORDER BY "id" FOR SHARE`;
-/** First try: nothing locked before the holds; the hold's conditional UPDATE is the guard. */
-const UNLOCKED: TransactionLocks = { accounts: "", keys: HOLD_KEYS, accountsHeld: false };
-/** Then, if the balance moved: the balance read is the balance held. */
-const LOCKED: TransactionLocks = { accounts: " FOR UPDATE", keys: HOLD_KEYS, accountsHeld: true };
+/** SQLSTATE of the write's refusal (its guard divides by zero): nothing was written. */
+const WRITE_REFUSED = "22012";
 
 export function postgresMessageStore(database: Sql): MessageStore {
   return {
-    // One batch's inserts overlap another's round trips (an account's row lock is held only from its hold to COMMIT).
+    // One batch's statement overlaps another's round trips (an account's row lock is held only by the statement).
     concurrentSendBatches: 2,
     async commitSends(sends, price) {
-      if (fitsOneStatement(sends)) {
-        const written = await writeSendsInOneStatement(database, sends, price);
-        if (written) return written;
-        return writeSendsInTransaction(database, sends, price, await loadPricing(database, sends), LOCKED);
+      // Each refusal of the write means another statement changed what this batch read: read again.
+      for (;;) {
+        const outcomes = await writeSends(database, sends, price);
+        if (outcomes) return outcomes;
       }
-      const pricing = await loadPricing(database, sends);
-      return writeSendsInTransaction(database, sends, price, pricing, UNLOCKED).catch((error: unknown) => {
-        if (error instanceof BalanceMovedError) return writeSendsInTransaction(database, sends, price, pricing, LOCKED);
-        throw error;
-      });
     },
     readMessages: (reads) => readMessages(database, reads),
   };
 }
 
-function fitsOneStatement(sends: PreparedSend[]): boolean {
-  const [{ accountId }] = sends;
-  return sends.every((send) => send.accountId === accountId && !send.bulk && !send.test && !send.idempotency);
-}
-
-const READ_SENDING_ACCOUNT = `
-SELECT a."balance", a."currency",
+/** Read unlocked: the write checks again what it relies on. */
+const READ_SENDING_ACCOUNTS = `
+SELECT a."id", a."balance", a."currency",
   ARRAY(SELECT s."name" FROM "SenderId" s WHERE s."accountId" = a."id" AND s."status" = 'approved') AS "approvedSenders",
   ARRAY(SELECT o."number" FROM "OptOut" o WHERE o."accountId" = a."id" AND o."number" = ANY(CAST(:recipients AS TEXT[]))) AS "optedOut",
   (SELECT json_agg(json_build_object('scope', r."scope", 'operator', r."operator", 'pricePerSegment', r."pricePerSegment"))
-   FROM "Rate" r WHERE r."scope" IN (CAST(:defaultScope AS TEXT), a."id")) AS "rates"
-FROM "Account" a WHERE a."id" = :accountId`;
+   FROM "Rate" r WHERE r."scope" IN (CAST(:defaultScope AS TEXT), a."id")) AS "rates",
+  ARRAY(SELECT i."key" FROM "IdempotencyKey" i
+    WHERE i."accountId" = a."id" AND i."key" = ANY(CAST(:idempotencyKeys AS TEXT[])) AND i."expiresAt" > CAST(:at AS TIMESTAMP(3))) AS "takenKeys",
+  ARRAY(SELECT k."id" FROM "ApiKey" k
+    WHERE k."id" = ANY(CAST(:keyIds AS TEXT[])) AND k."accountId" = a."id" AND k."active"
+      AND (k."expiresAt" IS NULL OR k."expiresAt" > CAST(:at AS TIMESTAMP(3)))) AS "usableKeys"
+FROM "Account" a WHERE a."id" = ANY(CAST(:accountIds AS TEXT[]))`;
+
+type SendingState = SendingAccount & { takenKeys: Set<string>; usableKeys: Set<string> };
 
 /**
- * The account's balance, currency, approved sender ids, rates and which of the recipients are on its
- * opt-out list, in one round trip (unlocked).
+ * Each account of the batch: its balance, currency, approved sender ids, rates, which of the batch's
+ * recipients are on its opt-out list, which of the batch's Idempotency-Keys it holds and which of
+ * its keys still authenticate; in one round trip.
  */
-async function readSendingAccount(database: Sql, accountId: string, recipients: string[]): Promise<SendingAccount | undefined> {
-  const row = await database.get<{
+async function readSendingAccounts(database: Sql, sends: PreparedSend[], now: Date): Promise<Map<string, SendingState>> {
+  const rows = await database.all<{
+    id: string;
     balance: number | string;
     currency: string;
     approvedSenders: string[];
     optedOut: string[];
     rates: Array<{ scope: string; operator: string; pricePerSegment: number | string }> | null;
-  }>(READ_SENDING_ACCOUNT, { defaultScope: DEFAULT_SCOPE, accountId, recipients }, { prepared: true });
-  if (!row) return undefined;
-  const rates = (row.rates ?? []).map((rate) => ({ ...rate, pricePerSegment: BigInt(rate.pricePerSegment) }));
-  return {
-    balance: BigInt(row.balance),
-    currency: row.currency,
-    rates: resolveRates(rates, accountId),
-    approvedSenders: new Set(row.approvedSenders),
-    optedOut: new Set(row.optedOut),
-  };
+    takenKeys: string[];
+    usableKeys: string[];
+  }>(
+    READ_SENDING_ACCOUNTS,
+    {
+      defaultScope: DEFAULT_SCOPE,
+      accountIds: [...new Set(sends.map((send) => send.accountId))],
+      recipients: [...new Set(sends.flatMap((send) => send.recipients.map(({ to }) => to)))],
+      idempotencyKeys: [...new Set(sends.flatMap((send) => send.idempotency?.key ?? []))],
+      keyIds: [...new Set(sends.flatMap((send) => send.apiKeyId ?? []))],
+      at: toDbTime(now),
+    },
+    { prepared: true },
+  );
+  return new Map(
+    rows.map((row) => {
+      const rates = (row.rates ?? []).map((rate) => ({ ...rate, pricePerSegment: BigInt(rate.pricePerSegment) }));
+      const account: SendingState = {
+        balance: BigInt(row.balance),
+        currency: row.currency,
+        rates: resolveRates(rates, row.id),
+        approvedSenders: new Set(row.approvedSenders),
+        optedOut: new Set(row.optedOut),
+        takenKeys: new Set(row.takenKeys),
+        usableKeys: new Set(row.usableKeys),
+      };
+      return [row.id, account];
+    }),
+  );
 }
 
 /**
- * Nothing is written unless the hold lands: the messages and the ledger rows are produced only from
- * the hold's returned row, and the hold's UPDATE lands only while every key is still usable (read
- * FOR SHARE, so a revoke waits for this statement) and the balance, as it is at the row lock, covers
- * the batch. Row-wise values travel as one array per column, so the text is the same for any batch.
+ * Written all or nothing. The accounts are locked in id order (no deadlocks between batches of
+ * several accounts); each hold lands only while the balance, as it is at the row lock, covers it;
+ * the keys are read FOR SHARE (a revoke waits for this statement); an Idempotency-Key is claimed
+ * only when no other request holds it (one still running is waited for). The last SELECT divides by
+ * zero unless every key was usable, every hold landed and every Idempotency-Key was claimed, which
+ * fails the statement and so undoes every row it wrote. Row-wise values travel as one array per
+ * column, so the text is the same for any batch; the message rows name their send by its position,
+ * and each ledger row's balance after it is an offset from its account's balance after the hold.
  */
-const WRITE_BATCH = `
+const WRITE_SENDS = `
 WITH usable_keys AS (
   SELECT "id" FROM "ApiKey"
   WHERE "id" = ANY(CAST(:keyIds AS TEXT[])) AND "active" AND ("expiresAt" IS NULL OR "expiresAt" > CAST(:at AS TIMESTAMP(3)))
   ORDER BY "id" FOR SHARE
-), hold AS (
-  UPDATE "Account" SET "balance" = "balance" + CAST(:total AS BIGINT), "updatedAt" = CAST(:at AS TIMESTAMP(3))
-  WHERE "id" = :accountId AND "balance" + CAST(:total AS BIGINT) >= 0
-    AND (SELECT COUNT(*) FROM usable_keys) = CAST(:keyCount AS INTEGER)
-  RETURNING "balance"
+), locked AS MATERIALIZED (
+  SELECT "id" FROM "Account" WHERE "id" = ANY(CAST(:holdAccountIds AS TEXT[])) ORDER BY "id" FOR UPDATE
+), holds AS (
+  UPDATE "Account" SET "balance" = "Account"."balance" + h.total, "updatedAt" = CAST(:at AS TIMESTAMP(3))
+  FROM unnest(CAST(:holdAccountIds AS TEXT[]), CAST(:holdTotals AS BIGINT[])) AS h(account_id, total)
+  WHERE "Account"."id" = h.account_id AND "Account"."id" IN (SELECT "id" FROM locked) AND "Account"."balance" + h.total >= 0
+  RETURNING "Account"."id", "Account"."balance"
+), claimed AS (
+  INSERT INTO "IdempotencyKey" ("accountId", "key", "requestHash", "responseStatus", "responseBody", "createdAt", "expiresAt")
+  SELECT c.account_id, c.key, c.request_hash, c.status, c.body, CAST(:at AS TIMESTAMP(3)), c.expires_at
+  FROM unnest(CAST(:claimAccountIds AS TEXT[]), CAST(:claimKeys AS TEXT[]), CAST(:claimHashes AS TEXT[]),
+    CAST(:claimStatuses AS INTEGER[]), CAST(:claimBodies AS TEXT[]), CAST(:claimExpiresAts AS TIMESTAMP(3)[]))
+    AS c(account_id, key, request_hash, status, body, expires_at)
+  ON CONFLICT ("accountId", "key") DO UPDATE SET "requestHash" = excluded."requestHash", "responseStatus" = excluded."responseStatus",
+    "responseBody" = excluded."responseBody", "createdAt" = excluded."createdAt", "expiresAt" = excluded."expiresAt"
+  WHERE "IdempotencyKey"."expiresAt" <= CAST(:at AS TIMESTAMP(3))
+  RETURNING 1
+), sends AS (
+  SELECT * FROM unnest(CAST(:accountIds AS TEXT[]), CAST(:apiKeyIds AS TEXT[]), CAST(:userIds AS TEXT[]), CAST(:bulkSendIds AS TEXT[]),
+      CAST(:bodies AS TEXT[]), CAST(:senderIds AS TEXT[]), CAST(:currencies AS TEXT[]), CAST(:segments AS INTEGER[]),
+      CAST(:encodings AS TEXT[]), CAST(:statuses AS TEXT[]), CAST(:webhookUrls AS TEXT[]), CAST(:tests AS BOOLEAN[]),
+      CAST(:nextAttemptAts AS TIMESTAMP(3)[]), CAST(:priorities AS TEXT[]), CAST(:sendAts AS TIMESTAMP(3)[]),
+      CAST(:validityPeriods AS INTEGER[]), CAST(:expiresAts AS TIMESTAMP(3)[]), CAST(:actors AS TEXT[]),
+      CAST(:totals AS INTEGER[]), CAST(:charges AS BIGINT[]))
+    WITH ORDINALITY AS s(account_id, api_key_id, user_id, bulk_send_id, body, sender_id, currency, segments, encoding, status,
+      webhook_url, test, next_attempt_at, priority, send_at, validity_period, expires_at, actor, total, charge, n)
+), bulk AS (
+  INSERT INTO "BulkSend" ("id", "accountId", "apiKeyId", "body", "senderId", "webhookUrl", "total", "charge", "currency", "test", "createdAt")
+  SELECT s.bulk_send_id, s.account_id, s.api_key_id, s.body, s.sender_id, s.webhook_url, s.total, s.charge, s.currency, s.test,
+    CAST(:at AS TIMESTAMP(3))
+  FROM sends s WHERE s.bulk_send_id IS NOT NULL
 ), messages AS (
-  INSERT INTO "Message" ("accountId", "currency", "operatorResponse", "test", "receivedAt", "createdAt", "updatedAt",
-    "id", "to", "operator", "charge", "apiKeyId", "userId", "body", "senderId", "segments", "encoding", "webhookUrl",
-    "status", "nextAttemptAt", "priority", "sendAt", "validityPeriod", "expiresAt", "turnAt")
-  SELECT CAST(:accountId AS TEXT), CAST(:currency AS TEXT), '', false, t.at, t.at, t.at,
-    m.id, m.to, m.operator, m.charge, m.api_key_id, m.user_id, m.body, m.sender_id, m.segments, m.encoding, m.webhook_url,
-    CASE WHEN m.send_at IS NULL THEN ${SQL_STATUS.enqueued} ELSE ${SQL_STATUS.created} END, COALESCE(m.send_at, t.at),
-    m.priority, m.send_at, m.validity_period, m.expires_at, m.turn_at
-  FROM (SELECT CAST(:at AS TIMESTAMP(3)) AS at) t,
-    unnest(CAST(:ids AS TEXT[]), CAST(:tos AS TEXT[]), CAST(:operators AS TEXT[]), CAST(:charges AS BIGINT[]),
-      CAST(:apiKeyIds AS TEXT[]), CAST(:userIds AS TEXT[]), CAST(:bodies AS TEXT[]), CAST(:senderIds AS TEXT[]),
-      CAST(:segments AS INTEGER[]), CAST(:encodings AS TEXT[]), CAST(:webhookUrls AS TEXT[]), CAST(:priorities AS TEXT[]),
-      CAST(:sendAts AS TIMESTAMP(3)[]), CAST(:validityPeriods AS INTEGER[]), CAST(:expiresAts AS TIMESTAMP(3)[]),
-      CAST(:turnAts AS TIMESTAMP(3)[]))
-    AS m(id, "to", operator, charge, api_key_id, user_id, body, sender_id, segments, encoding, webhook_url, priority, send_at,
-      validity_period, expires_at, turn_at)
-  WHERE EXISTS (SELECT 1 FROM hold)
+  INSERT INTO "Message" ("accountId", "apiKeyId", "userId", "bulkSendId", "body", "senderId", "currency", "segments", "encoding",
+    "status", "operatorResponse", "webhookUrl", "test", "nextAttemptAt", "receivedAt", "createdAt", "updatedAt", "priority", "sendAt",
+    "validityPeriod", "expiresAt", "id", "to", "operator", "charge", "turnAt")
+  SELECT s.account_id, s.api_key_id, s.user_id, s.bulk_send_id, s.body, s.sender_id, s.currency, s.segments, s.encoding,
+    s.status, '', s.webhook_url, s.test, s.next_attempt_at, CAST(:at AS TIMESTAMP(3)), CAST(:at AS TIMESTAMP(3)), CAST(:at AS TIMESTAMP(3)),
+    s.priority, s.send_at, s.validity_period, s.expires_at, m.id, m."to", m.operator, m.charge, m.turn_at
+  FROM unnest(CAST(:sendNumbers AS INTEGER[]), CAST(:ids AS TEXT[]), CAST(:tos AS TEXT[]), CAST(:operators AS TEXT[]),
+      CAST(:messageCharges AS BIGINT[]), CAST(:turnAts AS TIMESTAMP(3)[])) AS m(send_n, id, "to", operator, charge, turn_at)
+    JOIN sends s ON s.n = m.send_n
 ), ledger AS (
-  INSERT INTO "LedgerEntry" ("accountId", "kind", "amount", "balanceAfter", "messageId", "actor", "createdAt")
-  SELECT CAST(:accountId AS TEXT), 'hold', l.amount, hold."balance" + l.after_final, l.message_id, l.actor, CAST(:at AS TIMESTAMP(3))
-  FROM hold, unnest(CAST(:amounts AS BIGINT[]), CAST(:afterFinal AS BIGINT[]), CAST(:ids AS TEXT[]), CAST(:actors AS TEXT[]))
-    WITH ORDINALITY AS l(amount, after_final, message_id, actor, n)
+  INSERT INTO "LedgerEntry" ("accountId", "kind", "amount", "balanceAfter", "messageId", "bulkSendId", "actor", "createdAt")
+  SELECT s.account_id, 'hold', -l.charge, holds."balance" + l.after_final, l.id, s.bulk_send_id, s.actor, CAST(:at AS TIMESTAMP(3))
+  FROM unnest(CAST(:sendNumbers AS INTEGER[]), CAST(:ids AS TEXT[]), CAST(:messageCharges AS BIGINT[]), CAST(:afterFinal AS BIGINT[]))
+      WITH ORDINALITY AS l(send_n, id, charge, after_final, n)
+    JOIN sends s ON s.n = l.send_n
+    JOIN holds ON holds."id" = s.account_id
+  WHERE NOT s.test
   ORDER BY l.n
 )
-SELECT COUNT(*) AS "held" FROM hold`;
+SELECT 1 / CAST((SELECT COUNT(*) FROM usable_keys) = CAST(:keyCount AS INTEGER)
+  AND (SELECT COUNT(*) FROM holds) = CAST(:holdCount AS INTEGER)
+  AND (SELECT COUNT(*) FROM claimed) = CAST(:claimCount AS INTEGER) AS INTEGER) AS "written"`;
+
+type Accepted = { send: PreparedSend; result: AcceptedSend };
 
 /**
- * The batch priced against the account as read, then written by one statement. A send to an
- * opted-out recipient is refused on its own. Null when another refusal comes up, or when a key or
- * the balance moved before the statement (it wrote nothing): the caller runs the batch again in a
- * transaction under the account's lock, which reads every key again.
+ * The batch priced against its accounts as read, then written by one statement. Null when the
+ * statement refused the write (it wrote nothing): the caller reads and prices the batch again.
  */
-export async function writeSendsInOneStatement(database: Sql, sends: PreparedSend[], price: PriceSend): Promise<SendOutcome[] | null> {
-  const [{ accountId }] = sends;
-  const account = await readSendingAccount(
-    database,
-    accountId,
-    sends.flatMap((send) => send.recipients.map(({ to }) => to)),
-  );
-  if (!account) return null;
+async function writeSends(database: Sql, sends: PreparedSend[], price: PriceSend): Promise<SendOutcome[] | null> {
   const now = new Date();
-  const results: SendOutcome[] = [];
-  const written: { send: PreparedSend; result: AcceptedSend }[] = [];
-  for (const send of sends) {
-    const result = price(send, account, now);
-    if (result instanceof AppError && result.code !== "RECIPIENT_OPTED_OUT") return null;
-    results.push(result);
-    if (!(result instanceof AppError)) written.push({ send, result });
+  const accounts = await readSendingAccounts(database, sends, now);
+  const claimedInBatch = new Set<string>();
+  const results = sends.map((send): SendOutcome => {
+    const account = accounts.get(send.accountId);
+    const idempotencyKey = send.idempotency ? `${send.accountId} ${send.idempotency.key}` : null;
+    if (idempotencyKey && (claimedInBatch.has(idempotencyKey) || account?.takenKeys.has(send.idempotency!.key))) {
+      return new IdempotencyKeyTakenError(send.idempotency!.key);
+    }
+    if (idempotencyKey) claimedInBatch.add(idempotencyKey);
+    if (send.apiKeyId && !account?.usableKeys.has(send.apiKeyId)) return unknownApiKeyError();
+    return account ? price(send, account, now) : AppError.notFound("Account");
+  });
+  const accepted = sends.flatMap((send, index): Accepted[] => {
+    const result = results[index];
+    return result instanceof Error ? [] : [{ send, result }];
+  });
+  if (accepted.length === 0) return results;
+  try {
+    await database.get(WRITE_SENDS, writeSendsParams(accepted, now), { prepared: true });
+  } catch (error) {
+    if (error instanceof Error && "code" in error && error.code === WRITE_REFUSED) return null;
+    throw error;
   }
-  if (written.length === 0) return results;
-  const rows = written.flatMap(({ send, result }) => result.messages.map((message) => ({ send, message })));
-  const total = rows.reduce((sum, { message }) => sum - message.charge, 0n);
-  // Each ledger row's balance after it, as an offset from the balance after the whole batch.
-  let afterFinal = 0n;
-  const afterFinalOf = rows.map(() => 0n);
-  for (let index = rows.length - 1; index >= 0; index--) {
-    afterFinalOf[index] = afterFinal;
-    afterFinal += rows[index].message.charge;
+  return results;
+}
+
+function writeSendsParams(accepted: Accepted[], now: Date): Record<string, unknown> {
+  const at = toDbTime(now);
+  const time = (date: Date | null) => (date ? toDbTime(date) : null);
+  const sendColumn = <T>(value: (entry: Accepted) => T) => accepted.map(value);
+  const messages = accepted.flatMap((entry, index) => entry.result.messages.map((message) => ({ sendNumber: index + 1, message })));
+  const messageColumn = <T>(value: (row: (typeof messages)[number]) => T) => messages.map(value);
+  // Each live message's ledger row: the balance after it, as an offset from its account's balance after the whole batch.
+  const afterFinal = messages.map(() => 0n);
+  const chargedAfter = new Map<string, bigint>();
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const { send } = accepted[messages[index].sendNumber - 1];
+    if (send.test) continue;
+    const after = chargedAfter.get(send.accountId) ?? 0n;
+    afterFinal[index] = after;
+    chargedAfter.set(send.accountId, after + messages[index].message.charge);
   }
-  const keyIds = [...new Set(sends.flatMap((send) => send.apiKeyId ?? []))];
-  const column = <T>(value: (row: (typeof rows)[number]) => T) => rows.map(value);
-  const result = await database.get<{ held: number | string }>(
-    WRITE_BATCH,
-    {
-      keyIds,
-      keyCount: keyIds.length,
-      at: toDbTime(now),
-      total,
-      accountId,
-      currency: account.currency,
-      ids: column(({ message }) => message.id),
-      tos: column(({ message }) => message.to),
-      operators: column(({ message }) => message.operator),
-      charges: column(({ message }) => message.charge.toString()),
-      apiKeyIds: column(({ send }) => send.apiKeyId),
-      userIds: column(({ send }) => send.userId),
-      bodies: column(({ message }) => message.body),
-      senderIds: column(({ message }) => message.senderId),
-      segments: column(({ message }) => message.segments),
-      encodings: column(({ message }) => message.encoding),
-      webhookUrls: column(({ message }) => message.webhookUrl),
-      priorities: column(({ message }) => message.priority),
-      sendAts: column(({ message }) => (message.sendAt ? toDbTime(message.sendAt) : null)),
-      validityPeriods: column(({ message }) => message.validityPeriod),
-      expiresAts: column(({ message }) => (message.expiresAt ? toDbTime(message.expiresAt) : null)),
-      turnAts: column(({ message }) => toDbTime(new Date(message.turnAt))),
-      amounts: column(({ message }) => (-message.charge).toString()),
-      afterFinal: afterFinalOf.map(String),
-      actors: column(({ send }) => send.actor),
-    },
-    { prepared: true },
-  );
-  return Number(result?.held ?? 0) === 1 ? results : null;
+  const holdTotals = new Map<string, bigint>();
+  for (const { send, result } of accepted) {
+    if (!send.test) holdTotals.set(send.accountId, (holdTotals.get(send.accountId) ?? 0n) - result.charge);
+  }
+  const claims = accepted.filter(({ send }) => send.idempotency);
+  const claimColumn = <T>(value: (entry: Accepted, record: NonNullable<PreparedSend["idempotency"]>) => T) =>
+    claims.map((entry) => value(entry, entry.send.idempotency!));
+  const responses = claims.map(({ send, result }) => send.idempotency!.response(result));
+  const keyIds = [...new Set(accepted.flatMap(({ send }) => send.apiKeyId ?? []))];
+  return {
+    at,
+    keyIds,
+    keyCount: keyIds.length,
+    holdAccountIds: [...holdTotals.keys()],
+    holdTotals: [...holdTotals.values()].map(String),
+    holdCount: holdTotals.size,
+    claimAccountIds: claimColumn(({ send }) => send.accountId),
+    claimKeys: claimColumn((_, record) => record.key),
+    claimHashes: claimColumn((_, record) => record.requestHash),
+    claimStatuses: responses.map((response) => response.status),
+    claimBodies: responses.map((response) => response.body),
+    claimExpiresAts: claimColumn((_, record) => toDbTime(new Date(now.getTime() + record.keptForMs))),
+    claimCount: claims.length,
+    accountIds: sendColumn(({ send }) => send.accountId),
+    apiKeyIds: sendColumn(({ send }) => send.apiKeyId),
+    userIds: sendColumn(({ send }) => send.userId),
+    bulkSendIds: sendColumn(({ result }) => result.bulkSendId),
+    bodies: sendColumn(({ send }) => send.body),
+    senderIds: sendColumn(({ send }) => send.senderName),
+    currencies: sendColumn(({ result }) => result.currency),
+    segments: sendColumn(({ send }) => send.segments),
+    encodings: sendColumn(({ send }) => send.encoding),
+    statuses: sendColumn(({ send }) => (send.control.sendAt ? MessageStatus.created : MessageStatus.enqueued)),
+    webhookUrls: sendColumn(({ send }) => send.webhookUrl),
+    tests: sendColumn(({ send }) => send.test),
+    nextAttemptAts: sendColumn(({ send }) => time(send.control.sendAt) ?? at),
+    priorities: sendColumn(({ send }) => send.control.priority),
+    sendAts: sendColumn(({ send }) => time(send.control.sendAt)),
+    validityPeriods: sendColumn(({ send }) => send.control.validityPeriod),
+    expiresAts: sendColumn(({ result }) => time(result.messages[0]?.expiresAt ?? null)),
+    actors: sendColumn(({ send }) => send.actor),
+    totals: sendColumn(({ result }) => result.messages.length),
+    charges: sendColumn(({ result }) => result.charge.toString()),
+    sendNumbers: messageColumn(({ sendNumber }) => sendNumber),
+    ids: messageColumn(({ message }) => message.id),
+    tos: messageColumn(({ message }) => message.to),
+    operators: messageColumn(({ message }) => message.operator),
+    messageCharges: messageColumn(({ message }) => message.charge.toString()),
+    turnAts: messageColumn(({ message }) => toDbTime(new Date(message.turnAt))),
+    afterFinal: afterFinal.map(String),
+  };
 }
 
 export function postgresKeyStore(): KeyStore {

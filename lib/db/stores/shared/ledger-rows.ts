@@ -5,6 +5,7 @@
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { insertRows } from "@/lib/db/insert-rows";
 import type { AccountLedgerEntry } from "@/lib/model/ledger";
+import { parseRowOrNull } from "./rows";
 
 /** LedgerEntry columns of each entry's own, and those the entries of one call usually share. */
 const OWN_COLUMNS = ["amount", "balanceAfter", "messageId"] as const;
@@ -54,4 +55,10 @@ export async function applyLedgerEntries(
     );
   }
   return finalBalance;
+}
+
+/** The message's hold (a negative amount), or null when it has none (a test message). */
+export async function readHoldAmount(tx: SqlExecutor, messageId: string): Promise<bigint | null> {
+  const hold = await tx.get(`SELECT "amount" FROM "LedgerEntry" WHERE "messageId" = ? AND "kind" = 'hold'`, [messageId]);
+  return parseRowOrNull(hold, { amount: "bigint" })?.amount ?? null;
 }

@@ -1,10 +1,17 @@
 // SQLite's delivery and webhook stores. One writer: a claim's UPDATE … RETURNING runs under the
 // database's write lock, so its inner SELECT needs no lock and the UPDATE no second status check
 // (with one, SQLite walks every enqueued row through the status index instead of the claimed ids).
-// Answers and receipts are written in a transaction: its statements cost no round trip.
-import type { Sql } from "@/lib/db/sql";
-import type { DeliveryStore, WebhookStore } from "../types";
+// Acceptances and receipts' part changes are written in a transaction, with the domain's rest of the
+// batch after them: its statements cost no round trip, and the one writer orders every transaction.
+import { timeOrderedUuid } from "@/lib/model/ids";
+import { SQL_STATUS } from "@/lib/model/message-status";
+import { toDbTime, type Sql, type SqlExecutor } from "@/lib/db/sql";
+import { valuesTable } from "@/lib/db/batch-lists";
+import { insertRows } from "@/lib/db/insert-rows";
+import type { CarrierAcceptance, DeliveredMessage, DeliveryStore, PartChange, ThenInTransaction, WebhookStore } from "../types";
 import { claimMessages, claimWebhookDeliveries, readQueueState, type ClaimClauses } from "../shared/claims";
+import { findParts } from "../shared/receipt-parts";
+import { parseDeliveredMessage } from "../shared/rows";
 
 const SQLITE_CLAIMS: ClaimClauses = { chooseOnce: "", lockDue: "", stillDue: "" };
 /**
@@ -15,18 +22,104 @@ const SQLITE_MESSAGE_CLAIMS: ClaimClauses = {
   ...SQLITE_CLAIMS,
   dueIndex: ` INDEXED BY "Message_status_operator_test_turnAt_nextAttemptAt_idx"`,
 };
+const PART_COLUMNS = ["id", "messageId", "partNumber", "operator", "carrierMessageId", "status", "createdAt"] as const;
 
 export function sqliteDeliveryStore(database: Sql): DeliveryStore {
   return {
     claim: (claim) => claimMessages(database, SQLITE_MESSAGE_CLAIMS, claim),
     readQueueState: (queue) => readQueueState(database, queue),
-    // The one writer already orders every transaction.
-    holdMessages: async () => undefined,
-    recordOutcomes: (_acceptances, _now, inTransaction) => database.transaction(inTransaction),
-    recordReceipts: (_plainChanges, _now, inTransaction) => database.transaction(inTransaction),
+    recordAcceptances: async (acceptances, now, then) => {
+      const { changed, then: result } = await inTransaction(database, then, (tx) => recordAcceptances(tx, acceptances, now));
+      return { landed: changed, then: result };
+    },
+    findParts: (operator, carrierMessageIds) => findParts(database, operator, carrierMessageIds),
+    recordPartChanges: async (changes, now, then) => {
+      const { changed, then: result } = await inTransaction(database, then, (tx) => recordPartChanges(tx, changes, now));
+      return { delivered: changed, then: result };
+    },
   };
 }
 
 export function sqliteWebhookStore(database: Sql): WebhookStore {
   return { claim: (claim) => claimWebhookDeliveries(database, SQLITE_CLAIMS, claim) };
+}
+
+async function inTransaction<C, T>(
+  database: Sql,
+  then: ThenInTransaction<C, T>,
+  change: (tx: SqlExecutor) => Promise<C>,
+): Promise<{ changed: C; then: T | null }> {
+  return database.transaction(async (tx) => {
+    const changed = await change(tx);
+    return { changed, then: then ? await then(tx, changed) : null };
+  });
+}
+
+/** Parts are written only here, once per message (success is final), so they never collide. */
+async function recordAcceptances(tx: SqlExecutor, acceptances: CarrierAcceptance[], now: Date): Promise<string[]> {
+  if (acceptances.length === 0) return [];
+  const at = toDbTime(now);
+  const answers = valuesTable(
+    tx,
+    ["text", "text", "text", "text", "timestamp"],
+    acceptances.map((answer) => [answer.messageId, answer.owner, answer.response, answer.carrierMessageIds[0], toDbTime(answer.startedAt)]),
+  );
+  const updated = await tx.all<{ id: string }>(
+    `UPDATE "Message" SET "status" = ${SQL_STATUS.success}, "operatorResponse" = v.column3, "carrierMessageId" = v.column4, "dispatchedAt" = v.column5,
+       "finishedAt" = ?, "lastError" = NULL, "updatedAt" = ?, "leaseOwner" = NULL, "leaseUntil" = NULL
+     FROM ${answers.text}
+     WHERE "Message"."id" = v.column1 AND "Message"."leaseOwner" = v.column2 AND "Message"."status" = ${SQL_STATUS.processing}
+     RETURNING "Message"."id"`,
+    [at, at, ...answers.params],
+  );
+  const landed = new Set(updated.map((row) => row.id));
+  // The parts' createdAt is the carrier's acceptance in the message's timeline.
+  const parts = acceptances
+    .filter((answer) => landed.has(answer.messageId))
+    .flatMap((answer) =>
+      answer.carrierMessageIds.map((carrierMessageId, index) => [
+        timeOrderedUuid(),
+        answer.messageId,
+        index + 1,
+        answer.operator,
+        carrierMessageId,
+        "submitted",
+        at,
+      ]),
+    );
+  await insertRows(tx, "MessagePart", PART_COLUMNS, parts);
+  return acceptances.filter((answer) => landed.has(answer.messageId)).map((answer) => answer.messageId);
+}
+
+/** A part changes only while it is still "submitted"; a message is delivered once no part of it is left without its DELIVRD. */
+async function recordPartChanges(tx: SqlExecutor, changes: PartChange[], now: Date): Promise<DeliveredMessage[]> {
+  if (changes.length === 0) return [];
+  const at = toDbTime(now);
+  const rows = valuesTable(
+    tx,
+    ["text", "text", "text", "text"],
+    changes.map((change) => [change.partId, change.status, change.stat, change.err]),
+  );
+  const changed = await tx.all<{ messageId: string; status: string }>(
+    `UPDATE "MessagePart" SET "status" = v.column2, "receiptStat" = v.column3, "receiptError" = v.column4, "receiptAt" = ?
+     FROM ${rows.text} WHERE "MessagePart"."id" = v.column1 AND "MessagePart"."status" = 'submitted'
+     RETURNING "MessagePart"."messageId", "MessagePart"."status"`,
+    [at, ...rows.params],
+  );
+  const messageIds = [...new Set(changed.filter((row) => row.status === "delivered").map((row) => row.messageId))];
+  if (messageIds.length === 0) return [];
+  // Joined to a VALUES list, not `"id" IN (…)`: with IN, SQLite's planner walks the status index (every message in "success").
+  const ids = valuesTable(
+    tx,
+    ["text"],
+    messageIds.map((id) => [id]),
+  );
+  const delivered = await tx.all(
+    `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? FROM ${ids.text}
+     WHERE "Message"."id" = v.column1 AND "Message"."status" = ${SQL_STATUS.success} AND "Message"."deliveredAt" IS NULL
+       AND NOT EXISTS (SELECT 1 FROM "MessagePart" WHERE "MessagePart"."messageId" = "Message"."id" AND "MessagePart"."status" <> 'delivered')
+     RETURNING "Message"."id", "Message"."accountId", "Message"."operator", "Message"."webhookUrl", "Message"."test"`,
+    [at, at, ...ids.params],
+  );
+  return delivered.map(parseDeliveredMessage);
 }

@@ -5,16 +5,13 @@ import type { Sql } from "@/lib/db/sql";
 import type { KeyStore, MessageStore } from "../types";
 import { findUnusableKeys } from "../shared/api-keys";
 import { readMessages } from "../shared/read-messages";
-import { loadPricing, writeSendsInTransaction, type TransactionLocks } from "../shared/write-sends-in-transaction";
-
-/** The one writer holds everything the transaction reads: no row locks to take. */
-const SQLITE_LOCKS: TransactionLocks = { accounts: "", keys: "", accountsHeld: true };
+import { loadPricing, writeSendsInTransaction } from "./write-sends-in-transaction";
 
 export function sqliteMessageStore(database: Sql): MessageStore {
   return {
     concurrentSendBatches: 1,
     async commitSends(sends, price) {
-      return writeSendsInTransaction(database, sends, price, await loadPricing(database, sends), SQLITE_LOCKS);
+      return writeSendsInTransaction(database, sends, price, await loadPricing(database, sends));
     },
     readMessages: (reads) => readMessages(database, reads),
   };

@@ -1,7 +1,6 @@
-// Writes a batch of sends in one transaction: one bulk send, or a batch of concurrent single sends
-// (group commit). The SQLite store's only way; the PostgreSQL store's way for the batches its one
-// statement does not take. The engine's store says how rows are locked (`TransactionLocks`), so the
-// statements here are the same on both.
+// SQLite writes a batch of sends in one transaction: one bulk send, or a batch of concurrent single
+// sends (group commit). The one writer holds everything the transaction reads: the balance read is
+// the balance held, and no row locks are taken.
 import { AppError } from "@/lib/errors";
 import { MessageStatus } from "@/lib/model/message-status";
 import { unknownApiKeyError } from "@/lib/model/api-keys";
@@ -17,22 +16,11 @@ import {
 } from "@/lib/model/sends";
 import { toDbTime, type Sql, type SqlExecutor } from "@/lib/db/sql";
 import { insertRows } from "@/lib/db/insert-rows";
-import { HAS_OPT_OUTS_COLUMN, readOptedOut } from "./opt-outs";
+import { HAS_OPT_OUTS_COLUMN, readOptedOut } from "../shared/opt-outs";
 import { inList } from "@/lib/db/batch-lists";
 import type { SendOutcome } from "../types";
-import { applyLedgerEntries } from "./ledger-rows";
-import { findUnusableKeys } from "./api-keys";
-
-/**
- * How the engine holds what the transaction read. `accounts`/`keys`: appended to the reads of the
- * accounts (in id order) and of the keys, to hold them until COMMIT. `accountsHeld`: the balance
- * read is the balance held (SQLite's one writer; PostgreSQL's FOR UPDATE); when false, a hold that
- * no longer lands throws BalanceMovedError and the store runs the batch again holding them.
- */
-export type TransactionLocks = { accounts: string; keys: string; accountsHeld: boolean };
-
-/** The balance moved between the unlocked read and the hold: run the batch again under the locks. */
-export class BalanceMovedError extends Error {}
+import { applyLedgerEntries } from "../shared/ledger-rows";
+import { findUnusableKeys } from "../shared/api-keys";
 
 type AcceptedEntry = { send: PreparedSend; result: AcceptedSend };
 type Pricing = { rates: SendingAccount["rates"]; approvedSenders: Set<string> };
@@ -114,24 +102,23 @@ export function writeSendsInTransaction(
   sends: PreparedSend[],
   price: PriceSend,
   pricing: Map<string, Pricing>,
-  locks: TransactionLocks,
 ): Promise<SendOutcome[]> {
   return database.transaction(async (tx) => {
     const now = new Date();
     // Idempotency-Keys first, in key order: a concurrent request with the same key waits here for
     // this transaction, before either holds an account.
     const taken = await claimIdempotencyKeys(tx, sends, now);
-    const accounts = await readAccounts(tx, sends, pricing, locks.accounts);
+    const accounts = await readAccounts(tx, sends, pricing);
     // The API may have taken a send's key from its cache: a key revoked or expired since then sends
-    // nothing. Read in this transaction, and held to its commit, so no send commits after a revoke.
-    const unusableKeys = await findUnusableKeys(tx, [...new Set(sends.flatMap((send) => send.apiKeyId ?? []))], now, locks.keys);
+    // nothing. Read in this transaction, so no send commits after a revoke.
+    const unusableKeys = await findUnusableKeys(tx, [...new Set(sends.flatMap((send) => send.apiKeyId ?? []))], now, "");
     const results = sends.map((send): SendOutcome => {
       if (taken.has(send)) return new IdempotencyKeyTakenError(send.idempotency!.key);
       if (send.apiKeyId && unusableKeys.has(send.apiKeyId)) return unknownApiKeyError();
       const account = accounts.get(send.accountId);
       return account ? price(send, account, now) : AppError.notFound("Account");
     });
-    await writeAccepted(tx, sends, results, now, locks.accountsHeld);
+    await writeAccepted(tx, sends, results, now);
     await settleIdempotencyKeys(tx, sends, results, taken);
     return results;
   });
@@ -139,8 +126,7 @@ export function writeSendsInTransaction(
 
 /**
  * Writes the record of each send's Idempotency-Key (an expired one is taken over); returns the sends
- * whose key another request already holds. PostgreSQL: a key inserted by a transaction still
- * running is waited for, then found taken if it committed.
+ * whose key another request already holds.
  */
 async function claimIdempotencyKeys(tx: SqlExecutor, sends: PreparedSend[], now: Date): Promise<Set<PreparedSend>> {
   const keyed = sends.filter((send) => send.idempotency).sort((a, b) => (a.idempotency!.key < b.idempotency!.key ? -1 : 1));
@@ -187,16 +173,10 @@ async function settleIdempotencyKeys(tx: SqlExecutor, sends: PreparedSend[], res
 }
 
 /** The accounts as read in this transaction, with the batch's recipients on each one's opt-out list. */
-async function readAccounts(
-  tx: SqlExecutor,
-  sends: PreparedSend[],
-  pricing: Map<string, Pricing>,
-  lock: string,
-): Promise<Map<string, SendingAccount>> {
+async function readAccounts(tx: SqlExecutor, sends: PreparedSend[], pricing: Map<string, Pricing>): Promise<Map<string, SendingAccount>> {
   const ids = inList([...pricing.keys()]);
-  // ORDER BY: one lock order for every transaction, no deadlocks.
   const rows = await tx.all<{ id: string; balance: number | string | bigint; currency: string; hasOptOuts: boolean | number }>(
-    `SELECT "id", "balance", "currency", ${HAS_OPT_OUTS_COLUMN} FROM "Account" WHERE "id" IN ${ids.text} ORDER BY "id"${lock}`,
+    `SELECT "id", "balance", "currency", ${HAS_OPT_OUTS_COLUMN} FROM "Account" WHERE "id" IN ${ids.text}`,
     ids.params,
     { prepared: true },
   );
@@ -209,13 +189,7 @@ async function readAccounts(
   return accounts;
 }
 
-async function writeAccepted(
-  tx: SqlExecutor,
-  sends: PreparedSend[],
-  results: SendOutcome[],
-  now: Date,
-  accountsHeld: boolean,
-): Promise<void> {
+async function writeAccepted(tx: SqlExecutor, sends: PreparedSend[], results: SendOutcome[], now: Date): Promise<void> {
   const at = toDbTime(now);
   const accepted: AcceptedEntry[] = [];
   sends.forEach((send, index) => {
@@ -243,7 +217,6 @@ async function writeAccepted(
     tx,
     accepted.filter(({ send }) => !send.test),
     now,
-    accountsHeld,
   );
 }
 
@@ -310,11 +283,8 @@ function* messageChunks(entries: AcceptedEntry[]): Generator<Array<{ entry: Acce
   if (chunk.length > 0) yield chunk;
 }
 
-/**
- * The ledger holds, after every message row: on PostgreSQL the first hold takes the account's row
- * lock, held to COMMIT. Accounts in one order (no deadlocks); a chunk of holds at a time.
- */
-async function holdCharges(tx: SqlExecutor, charged: AcceptedEntry[], now: Date, accountsHeld: boolean): Promise<void> {
+/** The ledger holds, after every message row, an account and a chunk of holds at a time. */
+async function holdCharges(tx: SqlExecutor, charged: AcceptedEntry[], now: Date): Promise<void> {
   const accountIds = [...new Set(charged.map(({ send }) => send.accountId))].sort();
   for (const accountId of accountIds) {
     for (const chunk of messageChunks(charged.filter(({ send }) => send.accountId === accountId))) {
@@ -327,8 +297,7 @@ async function holdCharges(tx: SqlExecutor, charged: AcceptedEntry[], now: Date,
       }));
       const balance = await applyLedgerEntries(tx, accountId, holds, { requireCover: true, at: now });
       if (balance !== null) continue;
-      if (!accountsHeld) throw new BalanceMovedError(`balance of ${accountId} moved`);
-      // The cover was checked under the account lock; a refusal here means that check is wrong.
+      // The cover was checked in this transaction; a refusal here means that check is wrong.
       throw new Error(`hold refused after the cover check (account ${accountId})`);
     }
   }
