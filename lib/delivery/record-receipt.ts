@@ -5,7 +5,7 @@
 // changes nothing.
 import { SQL_STATUS } from "@/lib/model/message-status";
 import { getStores, type DeliveredMessage, type PlainPartChange } from "@/lib/db/stores";
-import { fromDbTime, toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { fromDbTime, fromDbTimeOrNull, toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { inList, valuesTable } from "@/lib/db/batch-lists";
 import { metrics } from "@/lib/metrics";
 import { carrierIdCandidates, FAILED_STATS, type DeliveryReceipt } from "@/lib/smpp/parse-receipt";
@@ -14,7 +14,7 @@ import { hasStatusEndpoints, refreshEndpointCache } from "@/lib/webhooks/account
 import { parseMessageRow } from "@/lib/messages/message-row";
 import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
-import { acceptedAtOfId, receiptHours } from "./hour-stats";
+import { acceptedAtOfId, type ReceiptHours } from "./hour-stats";
 
 export type ReceiptMatch = "matched" | "unknown";
 export type ReceiptEntry = { operator: string; receipt: DeliveryReceipt };
@@ -38,7 +38,7 @@ type PartChange = { part: Part; receipt: DeliveryReceipt; status: "delivered" | 
  * batch (deliveries or intermediate states of one-part messages without a webhook) the engine's
  * delivery store may write in one step after the lookup.
  */
-export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMatch[]> {
+export async function recordReceipts(entries: ReceiptEntry[], hours?: ReceiptHours): Promise<ReceiptMatch[]> {
   const now = new Date();
   await refreshEndpointCache();
   const { matches, counted } = await getStores().delivery.recordReceipts(
@@ -46,23 +46,25 @@ export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMa
     now,
     (tx) => recordInTransaction(tx, entries, now),
   );
-  for (const { operator, counter, delivered } of counted) {
+  for (const { operator, counter, ended } of counted) {
     metrics()[counter].inc({ operator });
-    if (delivered && !delivered.test) observeReceiptLatency(operator, delivered.id, now);
+    if (ended.test) continue;
+    if (ended.dispatchedAt) hours?.of(operator).receipted(ended.dispatchedAt.getTime(), now.getTime());
+    if (counter === "messagesDelivered") observeReceiptLatency(operator, ended.id, now, hours);
   }
   return matches;
 }
 
 /** The time from the carrier's acceptance (the part id's time) to the receipt, for the Carriers page and /metrics. */
-function observeReceiptLatency(operator: string, messageId: string, now: Date): void {
+function observeReceiptLatency(operator: string, messageId: string, now: Date, hours?: ReceiptHours): void {
   const acceptedAt = acceptedAtOfId(messageId);
   const latencyMs = acceptedAt === null ? null : Math.max(0, now.getTime() - acceptedAt);
-  receiptHours(operator).delivered(latencyMs, now.getTime());
+  hours?.of(operator).delivered(latencyMs, now.getTime());
   if (latencyMs !== null) metrics().receiptLatency.observe({ operator }, latencyMs / 1000);
 }
 
-/** delivered: the message a DELIVRD receipt completed. */
-type Counted = { operator: string; counter: Counter; delivered?: { id: string; test: boolean } };
+/** ended: the message the receipt delivered (DELIVRD on its last part) or failed, and when its carrier's acceptance began. */
+type Counted = { operator: string; counter: Counter; ended: { id: string; test: boolean; dispatchedAt: Date | null } };
 type Recorded = { matches: ReceiptMatch[]; counted: Counted[] };
 
 async function recordInTransaction(tx: SqlExecutor, entries: ReceiptEntry[], now: Date): Promise<Recorded> {
@@ -95,7 +97,7 @@ async function plainChanges(
     changes: plain,
     done: (delivered) => ({
       matches,
-      counted: delivered.map(({ id, operator, test }) => ({ operator, counter: "messagesDelivered", delivered: { id, test } })),
+      counted: delivered.map((row) => deliveredCount(row)),
     }),
   };
 }
@@ -175,12 +177,7 @@ function partsOfMessages(changes: PartChange[], status: PartChange["status"]): s
   return [...new Set(changes.filter((change) => change.status === status).map(({ part }) => part.messageId))];
 }
 
-async function failMessage(
-  tx: SqlExecutor,
-  messageId: string,
-  receipt: DeliveryReceipt,
-  now: Date,
-): Promise<{ operator: string; counter: Counter } | null> {
+async function failMessage(tx: SqlExecutor, messageId: string, receipt: DeliveryReceipt, now: Date): Promise<Counted | null> {
   const at = toDbTime(now);
   const reason = `receipt ${receipt.stat}${receipt.err ? ` err:${receipt.err}` : ""}`;
   const row = await tx.get(
@@ -192,7 +189,11 @@ async function failMessage(
   await recordMessageEvent(tx, messageId, "failed", reason, now);
   await refundMessage(tx, message, `carrier reported ${receipt.stat}`, now);
   await enqueueWebhook(tx, message, "message.failed", now);
-  return { operator: message.operator, counter: "messagesFailed" };
+  return {
+    operator: message.operator,
+    counter: "messagesFailed",
+    ended: { id: message.id, test: message.test, dispatchedAt: message.dispatchedAt },
+  };
 }
 
 /** Only the messages no part of which is left without its DELIVRD receipt. */
@@ -205,11 +206,11 @@ async function markDeliveredWhenComplete(tx: SqlExecutor, messageIds: string[], 
     ["text"],
     messageIds.map((id) => [id]),
   );
-  const rows = await tx.all<{ id: string; accountId: string; operator: string; webhookUrl: string | null; test: boolean | number }>(
+  const rows = await tx.all<DeliveredMessage & { accountId: string; webhookUrl: string | null }>(
     `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? FROM ${ids.text}
      WHERE "Message"."id" = v.column1 AND "Message"."status" = ${SQL_STATUS.success} AND "Message"."deliveredAt" IS NULL
        AND NOT EXISTS (SELECT 1 FROM "MessagePart" WHERE "MessagePart"."messageId" = "Message"."id" AND "MessagePart"."status" <> 'delivered')
-     RETURNING "Message"."id", "Message"."accountId", "Message"."operator", "Message"."webhookUrl", "Message"."test"`,
+     RETURNING "Message"."id", "Message"."accountId", "Message"."operator", "Message"."webhookUrl", "Message"."test", "Message"."dispatchedAt"`,
     [at, at, ...ids.params],
   );
   await enqueueWebhooks(
@@ -218,9 +219,13 @@ async function markDeliveredWhenComplete(tx: SqlExecutor, messageIds: string[], 
     "message.delivered",
     now,
   );
-  return rows.map((row) => ({
+  return rows.map((row) => deliveredCount(row));
+}
+
+function deliveredCount(row: DeliveredMessage): Counted {
+  return {
     operator: row.operator,
     counter: "messagesDelivered",
-    delivered: { id: row.id, test: row.test === true || row.test === 1 },
-  }));
+    ended: { id: row.id, test: row.test === true || row.test === 1, dispatchedAt: fromDbTimeOrNull(row.dispatchedAt) },
+  };
 }

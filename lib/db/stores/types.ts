@@ -63,8 +63,8 @@ export type CarrierAcceptance = {
 };
 
 /** A receipt's change of a one-part message without a webhook (a delivery or an intermediate state). */
-/** A message a DELIVRD receipt completed. */
-export type DeliveredMessage = { id: string; operator: string; test: boolean };
+/** A message a DELIVRD receipt completed, its test flag and dispatchedAt as the engine returns them. */
+export type DeliveredMessage = { id: string; operator: string; test: boolean | number; dispatchedAt: unknown };
 
 export type PlainPartChange = { partId: string; status: "delivered" | "submitted"; stat: string; err: string | null };
 

@@ -116,7 +116,7 @@ UPDATE "Message" SET "deliveredAt" = CAST(:at AS TIMESTAMP(3)), "operatorRespons
 FROM parts
 WHERE "Message"."id" = parts."messageId" AND parts."status" = 'delivered' AND "Message"."status" = ${SQL_STATUS.success}
   AND "Message"."deliveredAt" IS NULL
-RETURNING "Message"."id", "Message"."operator", "Message"."test"`;
+RETURNING "Message"."id", "Message"."operator", "Message"."test", "Message"."dispatchedAt"`;
 
 async function recordDeliveries(database: Sql, changes: PlainPartChange[], now: Date): Promise<DeliveredMessage[]> {
   return database.all<DeliveredMessage>(
