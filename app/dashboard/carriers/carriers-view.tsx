@@ -150,8 +150,9 @@ const carrierColumns: Column<CarrierRow>[] = [
           className="text-xs text-slate-500"
           title="Messages the carrier accepted in the last hour whose receipt has not come yet, summed over the dispatchers; a restarted dispatcher's share is forgotten"
         >
-          <span data-testid="carrier-receipts-awaited">{carrier.lastHour.receiptsAwaited}</span> receipts awaited, of the last hour&apos;s
-          acceptances
+          <span data-testid="carrier-receipts-awaited">{carrier.lastHour.receiptsAwaited}</span> receipts awaited,
+          <br />
+          of the last hour&apos;s acceptances
         </p>
       </div>
     ),
