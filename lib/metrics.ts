@@ -111,7 +111,7 @@ function createMetrics() {
     }),
     carrierReceiptsAwaited: new client.Gauge({
       name: "tumira_carrier_receipts_awaited",
-      help: "Live messages the carrier accepted whose delivery receipt has not come yet, within the receipt timeout (the same from every worker)",
+      help: "Live messages the carrier accepted in the last hour whose receipt has not come yet, summed over every worker's reports (the same from every worker)",
       labelNames: ["operator"] as const,
       registers: [registry],
     }),

@@ -55,11 +55,12 @@ export type CarrierRow = {
     submitP95Ms: number | null;
     receiptP50Ms: number | null;
     receiptP95Ms: number | null;
+    /** Of the messages the carrier accepted in the last hour, those whose receipt has not come yet. */
+    receiptsAwaited: number;
   };
   queueDepth: number;
   oldestQueuedAt: string | null;
   queueByPriority: Record<Priority, { depth: number; oldestQueuedAt: string | null }>;
-  receiptsAwaited: number;
   readAt: string;
 };
 
@@ -101,7 +102,6 @@ export async function listCarrierRows(now = new Date()): Promise<CarrierRow[]> {
       normal: priorityQueue(carrier.queue.byPriority.normal),
       high: priorityQueue(carrier.queue.byPriority.high),
     },
-    receiptsAwaited: carrier.queue.receiptsAwaited,
     readAt: now.toISOString(),
   }));
 }

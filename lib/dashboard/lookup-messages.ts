@@ -1,10 +1,13 @@
 // Support lookup: find messages across every account by message id or id prefix, recipient number,
-// sender id and a date range, newest first, a page at a time (a next-page link, never a silent cap),
-// each with its account and the account owners' contact, so support can follow up. Read-only and
-// without bodies (customer content stays with the customer).
+// sender id (compared as sender ids are, case aside) and a date range, newest first, a page at a
+// time (a next-page link, never a silent cap), each with its account and the account owners'
+// contact, so support can follow up. Read-only and without bodies (customer content stays with the
+// customer).
 import { z } from "zod";
 import { db } from "@/lib/db/client";
+import type { Prisma } from "@/lib/db/generated/sqlite";
 import { parseMsisdn } from "@/lib/messages/msisdn";
+import { senderNameKey } from "@/lib/senders/sender-name";
 import type { FieldError } from "@/lib/errors";
 import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
 import { decodeCursor, encodeCursor, messageIdParam, messageIdWhere } from "./list-messages";
@@ -68,35 +71,63 @@ export type LookupRow = {
 
 export type LookupPage = { rows: LookupRow[]; nextCursor: string | null };
 
+const lookupSelect = {
+  id: true,
+  accountId: true,
+  to: true,
+  senderId: true,
+  operator: true,
+  status: true,
+  test: true,
+  createdAt: true,
+  deliveredAt: true,
+  account: { select: { name: true } },
+} as const;
+
+/** Up to a page and one more of the messages matching, newest first. */
+function readLookupRows(where: Prisma.MessageWhereInput) {
+  return db().message.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: LOOKUP_PAGE_SIZE + 1,
+    select: lookupSelect,
+  });
+}
+
+type LookupMessage = Awaited<ReturnType<typeof readLookupRows>>[number];
+
+/**
+ * Messages sent under a sender id: the accounts holding that name (compared as sender ids are, case
+ * aside) and, for each, its messages under the name it holds. With a message id or a number, one
+ * read that those narrow; otherwise one read per account along its (accountId, createdAt, id)
+ * index, each stopping after a page, merged in the list's order.
+ */
+async function readSenderRows(sender: string, where: Prisma.MessageWhereInput, narrowed: boolean): Promise<LookupMessage[]> {
+  const holders = await db().senderId.findMany({ where: { nameKey: senderNameKey(sender) }, select: { accountId: true, name: true } });
+  const scopes = holders.map((holder) => ({ accountId: holder.accountId, senderId: holder.name }));
+  if (scopes.length === 0) return [];
+  if (narrowed) return readLookupRows({ AND: [where, { OR: scopes }] });
+  const perAccount = await Promise.all(scopes.map((scope) => readLookupRows({ AND: [where, scope] })));
+  return perAccount
+    .flat()
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .slice(0, LOOKUP_PAGE_SIZE + 1);
+}
+
 /** One page of matches; without a message id, a number or a sender id it finds nothing (never the whole platform). */
 export async function lookupMessages(filters: LookupFilters): Promise<LookupPage> {
   if (filters.q === undefined && filters.sender === undefined) return { rows: [], nextCursor: null };
   const cursor = decodeCursor(filters.cursor);
   const created = dayRange(filters.since, filters.until);
-  const rows = await db().message.findMany({
-    where: {
-      AND: [
-        filters.q ? (idOrPhoneWhere(filters.q) ?? {}) : {},
-        filters.sender ? { senderId: filters.sender } : {},
-        created ? { createdAt: created } : {},
-        cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {},
-      ],
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: LOOKUP_PAGE_SIZE + 1,
-    select: {
-      id: true,
-      accountId: true,
-      to: true,
-      senderId: true,
-      operator: true,
-      status: true,
-      test: true,
-      createdAt: true,
-      deliveredAt: true,
-      account: { select: { name: true } },
-    },
-  });
+  const where: Prisma.MessageWhereInput = {
+    AND: [
+      filters.q ? (idOrPhoneWhere(filters.q) ?? {}) : {},
+      created ? { createdAt: created } : {},
+      cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {},
+    ],
+  };
+  const rows =
+    filters.sender === undefined ? await readLookupRows(where) : await readSenderRows(filters.sender, where, filters.q !== undefined);
   const page = rows.slice(0, LOOKUP_PAGE_SIZE);
   const owners = await db().user.findMany({
     where: { role: "owner", accountId: { in: [...new Set(page.map((row) => row.accountId))] }, disabledAt: null },

@@ -2,16 +2,17 @@
 // writes a row per live bind every few seconds (CarrierLink): a carrier may have several binds
 // (shared, or primary and standby), each with its role and whether it is the one in use. The page
 // reads the rows still fresh, so with several workers it shows every bind and sums their windows and
-// rates. Queue depth and the oldest queued message (per priority) and the receipts still awaited
-// are read from the messages themselves, the same for every worker.
+// rates. The receipts awaited come from the same reports: the last hour's acceptances less the
+// receipts of those acceptances, summed over every worker (./hour-stats.ts). Queue depth and the
+// oldest queued message (per priority) are read from the messages themselves, the same for every
+// worker.
 import { sql } from "@/lib/db/client";
 import { fromDbTime, fromDbTimeOrNull, toDbTime } from "@/lib/db/sql";
-import { getEnv } from "@/lib/env";
 import { operators, type Operator } from "@/lib/carriers/operators";
 import { priorities, type Priority } from "@/lib/model/sends";
 import type { BindRole } from "@/lib/smpp/carrier-config";
 import { listCarrierPauses } from "@/lib/carriers/carrier-pauses";
-import { latencyQuantileMs, mergeMinutes, type MinuteStats } from "./hour-stats";
+import { latencyQuantileMs, mergeMinutes, receiptsAwaited, type MinuteStats } from "./hour-stats";
 
 /** bound, binding and backing-off come from the connection; paused and down are the dispatcher's view. */
 export type LinkStateName = "bound" | "binding" | "backing-off" | "paused" | "down" | "stopped";
@@ -39,11 +40,7 @@ export type CarrierBind = LinkReport & { owner: string; updatedAt: Date };
 
 export type PriorityQueueStats = { depth: number; oldestReceivedAt: Date | null };
 
-export type QueueStats = PriorityQueueStats & {
-  byPriority: Record<Priority, PriorityQueueStats>;
-  /** Messages the carrier accepted whose delivery receipt has not come yet (within the receipt timeout). */
-  receiptsAwaited: number;
-};
+export type QueueStats = PriorityQueueStats & { byPriority: Record<Priority, PriorityQueueStats> };
 
 export type CarrierOverview = {
   operator: Operator;
@@ -65,6 +62,8 @@ export type CarrierOverview = {
     submitP95Ms: number | null;
     receiptP50Ms: number | null;
     receiptP95Ms: number | null;
+    /** Of the messages the carrier accepted in the last hour, those whose receipt has not come yet. */
+    receiptsAwaited: number;
   };
   queue: QueueStats;
 };
@@ -116,14 +115,12 @@ export async function removeLinkReports(owner: string): Promise<void> {
 /**
  * Live messages waiting per carrier and priority, and the acceptance time of the one first in line
  * in each (the earliest due; a message waiting out a retry's backoff may be older; over both
- * priorities, the older of the two); and the carrier's
- * accepted messages whose receipt is still awaited. The depth reads the claim's range of the carrier
- * (its index, and each row's priority), the receipts their own index.
+ * priorities, the older of the two). The depth reads the claim's range of the carrier (its index,
+ * and each row's priority).
  */
-export async function readQueueStats(now = new Date()): Promise<Map<Operator, QueueStats>> {
+export async function readQueueStats(): Promise<Map<Operator, QueueStats>> {
   const database = sql();
   const stats = new Map<Operator, QueueStats>();
-  const receiptsFrom = toDbTime(new Date(now.getTime() - getEnv().RECEIPT_TIMEOUT_HOURS * 3_600_000));
   for (const operator of operators) {
     const counted = await database.all<{ priority: unknown; depth: unknown }>(
       `SELECT "priority", COUNT(*) AS "depth" FROM "Message" WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ? GROUP BY "priority"`,
@@ -141,10 +138,6 @@ export async function readQueueStats(now = new Date()): Promise<Map<Operator, Qu
             );
       byPriority[priority] = { depth, oldestReceivedAt: fromDbTimeOrNull(first?.receivedAt) };
     }
-    const awaited = await database.get<{ count: unknown }>(
-      `SELECT COUNT(*) AS "count" FROM "Message" WHERE "status" = 'success' AND "operator" = ? AND "test" = ? AND "deliveredAt" IS NULL AND "dispatchedAt" >= ?`,
-      [operator, false, receiptsFrom],
-    );
     const firstInLine = priorities
       .map((priority) => byPriority[priority].oldestReceivedAt?.getTime())
       .filter((at): at is number => at !== undefined);
@@ -152,21 +145,17 @@ export async function readQueueStats(now = new Date()): Promise<Map<Operator, Qu
       depth: priorities.reduce((total, priority) => total + byPriority[priority].depth, 0),
       oldestReceivedAt: firstInLine.length > 0 ? new Date(Math.min(...firstInLine)) : null,
       byPriority,
-      receiptsAwaited: Number(awaited?.count ?? 0),
     });
   }
   return stats;
 }
 
-/** Every carrier: its pause, the binds reported recently, their sums and the queue. */
-export async function readCarrierOverview(now = new Date()): Promise<CarrierOverview[]> {
-  const [pauses, queue, rows] = await Promise.all([
-    listCarrierPauses(),
-    readQueueStats(now),
-    sql().all<Record<string, unknown>>(`SELECT * FROM "CarrierLink" WHERE "updatedAt" >= ? ORDER BY "operator", "owner", "id"`, [
-      toDbTime(new Date(now.getTime() - LINK_REPORT_STALE_MS)),
-    ]),
-  ]);
+/** The binds every worker reported recently, per worker the primary before its standbys. */
+async function readFreshBinds(now: Date): Promise<CarrierBind[]> {
+  const rows = await sql().all<Record<string, unknown>>(
+    `SELECT * FROM "CarrierLink" WHERE "updatedAt" >= ? ORDER BY "operator", "owner", "id"`,
+    [toDbTime(new Date(now.getTime() - LINK_REPORT_STALE_MS))],
+  );
   const binds: CarrierBind[] = rows.map((row) => ({
     owner: String(row.owner),
     operator: row.operator as Operator,
@@ -181,11 +170,28 @@ export async function readCarrierOverview(now = new Date()): Promise<CarrierOver
     windowSize: Number(row.windowSize),
     tps: Number(row.tps),
     sentLastMinute: Number(row.sentLastMinute),
-    minutes: parseMinutes(row.minutes),
+    minutes: parseMinutes(row.minutes, now.getTime()),
     updatedAt: fromDbTime(row.updatedAt),
   }));
-  // Per worker, the primary before its standbys.
-  binds.sort((a, b) => a.operator.localeCompare(b.operator) || a.owner.localeCompare(b.owner) || ROLE_ORDER[a.role] - ROLE_ORDER[b.role]);
+  return binds.sort(
+    (a, b) => a.operator.localeCompare(b.operator) || a.owner.localeCompare(b.owner) || ROLE_ORDER[a.role] - ROLE_ORDER[b.role],
+  );
+}
+
+/** Per carrier, the receipts awaited of the last hour's acceptances, summed over every worker's reports. */
+export async function readReceiptsAwaited(now = new Date()): Promise<Map<Operator, number>> {
+  const binds = await readFreshBinds(now);
+  return new Map(
+    operators.map((operator) => [
+      operator,
+      receiptsAwaited(mergeMinutes(binds.filter((bind) => bind.operator === operator).map((bind) => bind.minutes))),
+    ]),
+  );
+}
+
+/** Every carrier: its pause, the binds reported recently, their sums and the queue. */
+export async function readCarrierOverview(now = new Date()): Promise<CarrierOverview[]> {
+  const [pauses, queue, binds] = await Promise.all([listCarrierPauses(), readQueueStats(), readFreshBinds(now)]);
   return operators.map((operator) => {
     const own = binds.filter((bind) => bind.operator === operator);
     const pause = pauses.find((entry) => entry.operator === operator);
@@ -210,6 +216,7 @@ export async function readCarrierOverview(now = new Date()): Promise<CarrierOver
         submitP95Ms: latencyQuantileMs(minutes, 0.95),
         receiptP50Ms: latencyQuantileMs(minutes, 0.5, "receiptLatency"),
         receiptP95Ms: latencyQuantileMs(minutes, 0.95, "receiptLatency"),
+        receiptsAwaited: receiptsAwaited(minutes),
       },
       queue: queue.get(operator)!,
     };

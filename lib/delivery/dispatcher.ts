@@ -22,8 +22,15 @@ import { claimMessages, releaseLeases, requeueExpiredLeases, type ClaimedMessage
 import { recordDispatchOutcomes, type DispatchOutcome } from "./record-dispatch-outcomes";
 import { enqueueScheduledMessages, expireQueuedMessages, EXPIRED_RESPONSE } from "./fail-queued-messages";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy";
-import { acceptedAtOfId, HourStats, mergeMinutes, MinuteCounter, receiptHours } from "./hour-stats";
-import { readQueueStats, removeLinkReports, writeLinkReports, type LinkReport, type LinkStateName } from "./carrier-links";
+import { acceptedAtOfId, HourStats, mergeMinutes, MinuteCounter, type ReceiptHours } from "./hour-stats";
+import {
+  readQueueStats,
+  readReceiptsAwaited,
+  removeLinkReports,
+  writeLinkReports,
+  type LinkReport,
+  type LinkStateName,
+} from "./carrier-links";
 
 export type DispatchRoute = {
   operator: Operator;
@@ -38,6 +45,8 @@ export type DispatchRoute = {
 
 export type DispatcherOptions = {
   routes: DispatchRoute[];
+  /** The live receipts its process's receipt handler counts, reported with the binds. */
+  receiptHours: ReceiptHours;
   logger: Logger;
   /** How long a claim stays with this process without an answer before others may take it. */
   leaseMs?: number;
@@ -82,7 +91,7 @@ export class Dispatcher {
   private readonly roomWaiters = new Set<() => void>();
   /** Group commit: every answer that arrives while one batch is written goes into the next. */
   private readonly record = createGroupCommit<DispatchOutcome, void>((outcomes) => this.writeWithRetries(outcomes), MAX_WRITE_BATCH);
-  private readonly settings: Required<Omit<DispatcherOptions, "routes" | "logger">>;
+  private readonly settings: Required<Omit<DispatcherOptions, "routes" | "receiptHours" | "logger">>;
   private readonly log: Logger;
   /** Carriers whose live traffic an operator paused, as last read, and since when. */
   private paused = new Map<string, Date>();
@@ -199,7 +208,7 @@ export class Dispatcher {
     let result: SubmitOutcome;
     try {
       result = await this.submit(route, message);
-      if (!route.test) this.count(route, message, result);
+      if (!route.test) this.count(route, message, result, startedAt);
     } finally {
       this.submittingBy.set(route.connection, this.submittingBy.get(route.connection)! - 1);
       this.wakeRoomWaiters();
@@ -301,13 +310,13 @@ export class Dispatcher {
   }
 
   /** The live route's minute and hour, and the metrics that go with them. */
-  private count(route: DispatchRoute, message: ClaimedMessage, result: SubmitOutcome): void {
+  private count(route: DispatchRoute, message: ClaimedMessage, result: SubmitOutcome, startedAt: Date): void {
     const labels = { operator: route.operator };
     if (result.kind === "accepted") {
       this.sentOver(route.connection).add();
       const acceptedAt = acceptedAtOfId(message.id);
       const latencyMs = acceptedAt === null ? null : Math.max(0, Date.now() - acceptedAt);
-      this.hourOf(route.connection).sent(latencyMs);
+      this.hourOf(route.connection).sent(latencyMs, startedAt.getTime());
       if (latencyMs !== null) metrics().carrierSubmitLatency.observe(labels, latencyMs / 1000);
     } else if (!result.notSent) {
       this.hourOf(route.connection).refused();
@@ -371,8 +380,11 @@ export class Dispatcher {
   linkReports(now = new Date()): LinkReport[] {
     return this.options.routes
       .filter((route) => !route.test)
-      .map((route) => {
+      .map((route, index, live) => {
         this.countThrottles(route);
+        // This process's receipts of the carrier go with its first bind only, so the binds add up.
+        const receipts =
+          live.findIndex((other) => other.operator === route.operator) === index ? [this.options.receiptHours.of(route.operator)] : [];
         const link = route.connection.link;
         let state: LinkStateName = link.state;
         let since = link.since;
@@ -400,10 +412,7 @@ export class Dispatcher {
           windowSize: link.windowSize,
           tps: link.tps,
           sentLastMinute: this.sentOver(route.connection).total(now.getTime()),
-          minutes: mergeMinutes([
-            this.hourOf(route.connection).minutes(now.getTime()),
-            receiptHours(route.operator).minutes(now.getTime()),
-          ]),
+          minutes: mergeMinutes([this.hourOf(route.connection), ...receipts].map((hour) => hour.minutes(now.getTime()))),
         };
       });
   }
@@ -435,8 +444,8 @@ export class Dispatcher {
               stats.oldestReceivedAt ? Math.max(0, (now.getTime() - stats.oldestReceivedAt.getTime()) / 1000) : 0,
             );
           }
-          m.carrierReceiptsAwaited.set({ operator }, queue.receiptsAwaited);
         }
+        for (const [operator, awaited] of await readReceiptsAwaited(now)) m.carrierReceiptsAwaited.set({ operator }, awaited);
       } catch (error) {
         this.log.error({ err: error }, "could not report the carrier links");
       }

@@ -1,6 +1,9 @@
 // A carrier bind's last hour in one-minute buckets: messages the carrier accepted, refusals,
-// throttled answers, DELIVRD receipts, and histograms of the time from acceptance (the API's) to
-// the carrier's answer and to the receipt. Fixed buckets, so the buckets of several workers add up and percentiles come from the sum.
+// throttled answers, DELIVRD receipts, receipts of any kind by the minute of the message's
+// acceptance by the carrier, and histograms of the time from acceptance (the API's) to the
+// carrier's answer and to the receipt. Fixed buckets, so the buckets of several workers add up and
+// percentiles come from the sum; the receipts awaited are the acceptances of the hour less the
+// receipts of those acceptances, whichever worker sent a message and whichever got its receipt.
 
 /** Upper bounds of the latency buckets, in ms; a last bucket takes everything above. */
 export const LATENCY_BOUNDS_MS = [100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000, 300_000, 900_000, 3_600_000];
@@ -8,6 +11,7 @@ export const LATENCY_BOUNDS_MS = [100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30
 export type MinuteStats = {
   /** Minutes since the epoch. */
   minute: number;
+  /** Messages the carrier accepted whose submit began in this minute (their dispatchedAt). */
   sent: number;
   errors: number;
   throttled: number;
@@ -16,6 +20,8 @@ export type MinuteStats = {
   delivered: number;
   /** The same buckets: acceptance to the DELIVRD receipt. */
   receiptLatency: number[];
+  /** Receipts (DELIVRD or a failure) of messages the carrier accepted in this minute, whenever they came. */
+  receipted: number;
 };
 
 const MINUTES_KEPT = 60;
@@ -47,7 +53,7 @@ export class MinuteCounter {
 
 function emptyMinute(minute: number): MinuteStats {
   const buckets = () => new Array<number>(LATENCY_BOUNDS_MS.length + 1).fill(0);
-  return { minute, sent: 0, errors: 0, throttled: 0, latency: buckets(), delivered: 0, receiptLatency: buckets() };
+  return { minute, sent: 0, errors: 0, throttled: 0, latency: buckets(), delivered: 0, receiptLatency: buckets(), receipted: 0 };
 }
 
 function bucketOf(ms: number): number {
@@ -59,7 +65,10 @@ export class HourStats {
   private readonly byMinute = new Map<number, MinuteStats>();
 
   private current(now: number): MinuteStats {
-    const minute = Math.floor(now / 60_000);
+    return this.at(Math.floor(now / 60_000));
+  }
+
+  private at(minute: number): MinuteStats {
     let stats = this.byMinute.get(minute);
     if (!stats) {
       this.byMinute.set(minute, (stats = emptyMinute(minute)));
@@ -68,9 +77,12 @@ export class HourStats {
     return stats;
   }
 
-  /** A message the carrier accepted, acceptanceMs after the API accepted it (null when unknown). */
-  sent(acceptanceMs: number | null, now = Date.now()): void {
-    const stats = this.current(now);
+  /**
+   * A message the carrier accepted, acceptanceMs after the API accepted it (null when unknown),
+   * counted in the minute its submit began (`startedAt`, the message's dispatchedAt).
+   */
+  sent(acceptanceMs: number | null, startedAt = Date.now()): void {
+    const stats = this.current(startedAt);
     stats.sent++;
     if (acceptanceMs !== null) stats.latency[bucketOf(acceptanceMs)]++;
   }
@@ -80,6 +92,16 @@ export class HourStats {
     const stats = this.current(now);
     stats.delivered++;
     if (acceptanceMs !== null) stats.receiptLatency[bucketOf(acceptanceMs)]++;
+  }
+
+  /**
+   * The receipt that ended a message (DELIVRD on every part, or a failure), counted in the minute
+   * the carrier's acceptance of it began (its dispatchedAt); nothing once that minute is out of the hour.
+   */
+  receipted(dispatchedAt: number, now = Date.now()): void {
+    const minute = Math.floor(dispatchedAt / 60_000);
+    if (minute <= Math.floor(now / 60_000) - MINUTES_KEPT) return;
+    this.at(minute).receipted++;
   }
 
   refused(now = Date.now()): void {
@@ -108,9 +130,21 @@ export function mergeMinutes(lists: MinuteStats[][]): MinuteStats[] {
     stats.latency.forEach((count, index) => (into.latency[index] += count));
     into.delivered += stats.delivered ?? 0;
     stats.receiptLatency?.forEach((count, index) => (into.receiptLatency[index] += count));
+    into.receipted += stats.receipted ?? 0;
     merged.set(stats.minute, into);
   }
   return [...merged.values()].sort((a, b) => a.minute - b.minute);
+}
+
+/**
+ * Messages the carrier accepted over the minutes whose receipt has not come: the acceptances less
+ * the receipts of those acceptances (never below 0, as when a receipt comes to a worker for a
+ * message whose sender has restarted and no longer reports it).
+ */
+export function receiptsAwaited(minutes: MinuteStats[]): number {
+  const sent = minutes.reduce((total, stats) => total + stats.sent, 0);
+  const receipted = minutes.reduce((total, stats) => total + (stats.receipted ?? 0), 0);
+  return Math.max(0, sent - receipted);
 }
 
 /**
@@ -137,15 +171,17 @@ export function acceptedAtOfId(id: string): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
-const globalForReceipts = globalThis as unknown as { tumiraReceiptHours?: Map<string, HourStats> };
-
 /**
- * DELIVRD receipts of live messages recorded by this process, per carrier: the receipt handler
- * records them, the dispatcher reports them with its binds.
+ * Receipts of live messages recorded by one delivery services instance, per carrier: its receipt
+ * handler records them, its dispatcher reports them with one of the carrier's binds. Both start
+ * and end together, so a dispatcher reports the receipts of its own lifetime only.
  */
-export function receiptHours(operator: string): HourStats {
-  const hours = (globalForReceipts.tumiraReceiptHours ??= new Map());
-  let hour = hours.get(operator);
-  if (!hour) hours.set(operator, (hour = new HourStats()));
-  return hour;
+export class ReceiptHours {
+  private readonly byOperator = new Map<string, HourStats>();
+
+  of(operator: string): HourStats {
+    let hour = this.byOperator.get(operator);
+    if (!hour) this.byOperator.set(operator, (hour = new HourStats()));
+    return hour;
+  }
 }

@@ -10,16 +10,22 @@ import type { DeliveryReceipt } from "@/lib/smpp/parse-receipt";
 import type { CarrierConnection } from "@/lib/smpp/carrier-connection";
 import { createGroupCommit } from "@/lib/db/group-commit";
 import { recordReceipts, type ReceiptEntry, type ReceiptMatch } from "./record-receipt";
+import type { ReceiptHours } from "./hour-stats";
 
 /** Receipts recorded in one transaction at most (they arrive as fast as submits are answered). */
 const MAX_RECEIPTS_PER_COMMIT = 500;
 
 export class ReceiptHandler {
   private readonly stopping = new AbortController();
-  private readonly record = createGroupCommit<ReceiptEntry, ReceiptMatch>(recordReceipts, MAX_RECEIPTS_PER_COMMIT);
+  private readonly record: (entry: ReceiptEntry) => Promise<ReceiptMatch>;
   private readonly log: Logger;
 
-  constructor(private readonly options: { logger: Logger; retryMs?: number; giveUpMs?: number }) {
+  /** `hours`: where the live receipts are counted for the dispatcher's reports. */
+  constructor(private readonly options: { logger: Logger; hours: ReceiptHours; retryMs?: number; giveUpMs?: number }) {
+    this.record = createGroupCommit<ReceiptEntry, ReceiptMatch>(
+      (entries) => recordReceipts(entries, options.hours),
+      MAX_RECEIPTS_PER_COMMIT,
+    );
     this.log = options.logger.child({ component: "receipts" });
   }
 

@@ -13,7 +13,7 @@ import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/enqueue-webhook"
 import { hasStatusEndpoints, refreshEndpointCache } from "@/lib/webhooks/account-events";
 import { recordMessageEvent } from "./record-message-event";
 import { refundMessage } from "./refund-message";
-import { acceptedAtOfId, receiptHours } from "./hour-stats";
+import { acceptedAtOfId, type ReceiptHours } from "./hour-stats";
 
 export type ReceiptMatch = "matched" | "unknown";
 export type ReceiptEntry = { operator: string; receipt: DeliveryReceipt };
@@ -21,7 +21,7 @@ type Counter = "messagesDelivered" | "messagesFailed";
 type PlannedChange = { part: StoredPart; receipt: DeliveryReceipt; status: "delivered" | "failed" | "submitted" };
 
 /** delivered: the message a DELIVRD receipt completed. */
-type Counted = { operator: string; counter: Counter; delivered?: { id: string; test: boolean } };
+type Counted = { operator: string; counter: Counter; ended: { id: string; test: boolean; dispatchedAt: Date | null } };
 
 /**
  * Records a batch of receipts (the receipt handler group-commits them): finds their parts, then the
@@ -29,7 +29,7 @@ type Counted = { operator: string; counter: Counter; delivered?: { id: string; t
  * (deliveries and intermediate states of messages without a webhook) is that change alone; webhooks
  * and failures (with their refunds) are written in its transaction, after it.
  */
-export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMatch[]> {
+export async function recordReceipts(entries: ReceiptEntry[], hours?: ReceiptHours): Promise<ReceiptMatch[]> {
   const now = new Date();
   await refreshEndpointCache();
   const { matches, changes } = planChanges(entries, await findParts(entries));
@@ -58,12 +58,18 @@ export async function recordReceipts(entries: ReceiptEntry[]): Promise<ReceiptMa
     rest,
   );
   const counted = [
-    ...delivered.map(({ id, operator, test }): Counted => ({ operator, counter: "messagesDelivered", delivered: { id, test } })),
+    ...delivered.map(({ id, operator, test, dispatchedAt }): Counted => ({
+      operator,
+      counter: "messagesDelivered",
+      ended: { id, test, dispatchedAt },
+    })),
     ...(then ?? []),
   ];
-  for (const { operator, counter, delivered: message } of counted) {
+  for (const { operator, counter, ended } of counted) {
     metrics()[counter].inc({ operator });
-    if (message && !message.test) observeReceiptLatency(operator, message.id, now);
+    if (ended.test) continue;
+    if (ended.dispatchedAt) hours?.of(operator).receipted(ended.dispatchedAt.getTime(), now.getTime());
+    if (counter === "messagesDelivered") observeReceiptLatency(operator, ended.id, now, hours);
   }
   return matches;
 }
@@ -74,10 +80,10 @@ function hasWebhook(message: { accountId: string; webhookUrl: string | null }): 
 }
 
 /** The time from the carrier's acceptance (the part id's time) to the receipt, for the Carriers page and /metrics. */
-function observeReceiptLatency(operator: string, messageId: string, now: Date): void {
+function observeReceiptLatency(operator: string, messageId: string, now: Date, hours?: ReceiptHours): void {
   const acceptedAt = acceptedAtOfId(messageId);
   const latencyMs = acceptedAt === null ? null : Math.max(0, now.getTime() - acceptedAt);
-  receiptHours(operator).delivered(latencyMs, now.getTime());
+  hours?.of(operator).delivered(latencyMs, now.getTime());
   if (latencyMs !== null) metrics().receiptLatency.observe({ operator }, latencyMs / 1000);
 }
 
@@ -120,12 +126,7 @@ async function findParts(entries: ReceiptEntry[]): Promise<(StoredPart | undefin
   return found;
 }
 
-async function failMessage(
-  tx: SqlExecutor,
-  messageId: string,
-  receipt: DeliveryReceipt,
-  now: Date,
-): Promise<{ operator: string; counter: Counter } | null> {
+async function failMessage(tx: SqlExecutor, messageId: string, receipt: DeliveryReceipt, now: Date): Promise<Counted | null> {
   const at = toDbTime(now);
   const reason = `receipt ${receipt.stat}${receipt.err ? ` err:${receipt.err}` : ""}`;
   const row = await tx.get(
@@ -137,5 +138,9 @@ async function failMessage(
   await recordMessageEvent(tx, messageId, "failed", reason, now);
   await refundMessage(tx, message, `carrier reported ${receipt.stat}`, now);
   await enqueueWebhook(tx, message, "message.failed", now);
-  return { operator: message.operator, counter: "messagesFailed" };
+  return {
+    operator: message.operator,
+    counter: "messagesFailed",
+    ended: { id: message.id, test: message.test, dispatchedAt: message.dispatchedAt },
+  };
 }

@@ -17,6 +17,7 @@ import { WebhookSender, type WebhookSenderOptions } from "@/lib/webhooks/webhook
 import { Dispatcher, type DispatcherOptions, type DispatchRoute } from "./dispatcher";
 import { FailoverBinds } from "./failover-binds";
 import { ReceiptHandler } from "./receipt-handler";
+import { ReceiptHours } from "./hour-stats";
 import { InboundHandler, type InboundHandlerOptions } from "./inbound-handler";
 import { addInboundListener } from "@/lib/inbound/inbound-listeners";
 import { emitMessageReceived } from "@/lib/inbound/emit-message-received";
@@ -57,7 +58,8 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
   const testSimulator: SmscSimulator = await startSimulator(0, "127.0.0.1");
   const testSimulatorPort = testSimulator.port;
 
-  const receipts = new ReceiptHandler({ logger, ...tuning.receipts });
+  const receiptHours = new ReceiptHours();
+  const receipts = new ReceiptHandler({ logger, hours: receiptHours, ...tuning.receipts });
   // Connections that carry test traffic only (set once the routes exist): a message arriving on one
   // came through the sandbox.
   const testOnlyConnections = new Set<CarrierConnection>();
@@ -117,7 +119,7 @@ export async function startDeliveryServices(options: BackgroundOptions, tuning: 
     },
   });
 
-  const dispatcher = new Dispatcher({ routes, logger, leaseMs: env.DELIVERY_LEASE_SECONDS * 1000, ...tuning.dispatcher });
+  const dispatcher = new Dispatcher({ routes, receiptHours, logger, leaseMs: env.DELIVERY_LEASE_SECONDS * 1000, ...tuning.dispatcher });
   dispatcher.start();
   services.push({ name: "dispatcher", stop: () => dispatcher.stop() });
 

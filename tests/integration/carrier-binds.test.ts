@@ -184,7 +184,7 @@ describe("several binds per carrier", () => {
     const times = submits.map((submit) => submit.at).sort((a, b) => a - b);
     for (let index = 10; index < times.length; index++) expect(times[index] - times[index - 10]).toBeGreaterThanOrEqual(900);
 
-    await waitFor(async () => (await carrier("netone")).queue.receiptsAwaited === 30, "30 receipts awaited");
+    await waitFor(async () => (await carrier("netone")).lastHour.receiptsAwaited === 30, "30 receipts awaited");
     await waitFor(
       async () => (await metrics().carrierReceiptsAwaited.get()).values.find((value) => value.labels.operator === "netone")?.value === 30,
       "tumira_carrier_receipts_awaited 30",

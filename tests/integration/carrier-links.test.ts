@@ -312,4 +312,34 @@ describe("carrier links", () => {
       setEnv(carrierUrls(simulator.port));
     }
   });
+  it("counts the receipts awaited of the last hour's acceptances: up as the carrier accepts, down as the receipts come", async () => {
+    const slow = await startTestSimulator({ dlrDelayMs: 5_000 });
+    setEnv(carrierUrls(slow.port));
+    await startDispatcher();
+    try {
+      const awaited = async () => (await carrier("telecel")).lastHour.receiptsAwaited;
+      const gauge = async () =>
+        (await metrics().carrierReceiptsAwaited.get()).values.find((value) => value.labels.operator === "telecel")?.value;
+      await waitFor(async () => (await carrier("telecel")).binds[0]?.state === "bound", "telecel bound");
+      expect(await awaited()).toBe(0);
+      const accountId = await createSendingAccount();
+      // Delivered, failed by its receipt (UNDELIV), never receipted.
+      const ids = await send(accountId, ["+263733600019", "+263733600001", "+263733600003"], "Awaiting receipts");
+      await waitFor(async () => (await awaited()) === 3, "three receipts awaited");
+      await waitFor(async () => (await gauge()) === 3, "tumira_carrier_receipts_awaited 3");
+      await waitFor(async () => (await awaited()) === 1, "the delivered and the failed no longer awaited");
+      await waitFor(async () => (await gauge()) === 1, "tumira_carrier_receipts_awaited 1");
+      const messages = await db().message.findMany({ where: { id: { in: ids } } });
+      expect(messages.map((message) => [message.to, message.status, message.deliveredAt !== null]).sort()).toEqual([
+        ["+263733600001", "failed", false],
+        ["+263733600003", "success", false],
+        ["+263733600019", "success", true],
+      ]);
+      expect((await carrier("telecel")).lastHour).toMatchObject({ sent: 3, delivered: 1, receiptsAwaited: 1 });
+    } finally {
+      await stopDispatcher();
+      await slow.stop();
+      setEnv(carrierUrls(simulator.port));
+    }
+  });
 });

@@ -99,6 +99,17 @@ describe("support lookup", () => {
     expect(new Set(rows.map((row) => row.accountName))).toEqual(new Set(["Shop", "Clinic"]));
   });
 
+  it("compares sender ids as accounts hold them, case aside, and finds nothing under a name no account holds", async () => {
+    const upper = await everyPage({ sender: "SHOP", since: "2026-03-02" });
+    const lower = await everyPage({ sender: " shop ", since: "2026-03-02" });
+    expect(lower.map((row) => row.id)).toEqual(upper.map((row) => row.id));
+    expect(lower.length).toBe(expected((row) => row.senderId === "SHOP" && row.day === "2026-03-02").length);
+    expect(lower.every((row) => row.senderId === "SHOP")).toBe(true);
+    expect(await everyPage({ sender: "NOBODY" })).toEqual([]);
+    const clinicTarget = sent.find((row) => row.accountId === clinic)!;
+    expect((await everyPage({ q: clinicTarget.id, sender: "shop" })).map((row) => row.id)).toEqual([clinicTarget.id]);
+  });
+
   it("narrows a sender id to a date range (UTC days, both ends included)", async () => {
     const day2 = await everyPage({ sender: "SHOP", since: "2026-03-02", until: "2026-03-02" });
     expect(day2.map((row) => row.id).sort()).toEqual(expected((row) => row.senderId === "SHOP" && row.day === "2026-03-02").sort());

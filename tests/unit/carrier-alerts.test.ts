@@ -30,7 +30,6 @@ function queue(depth: number, oldestReceivedAt: Date | null): QueueStats {
     depth,
     oldestReceivedAt,
     byPriority: { normal: { depth, oldestReceivedAt }, high: { depth: 0, oldestReceivedAt: null } },
-    receiptsAwaited: 0,
   };
 }
 
@@ -53,6 +52,7 @@ function carrier(changes: Partial<CarrierOverview>): CarrierOverview {
       submitP95Ms: null,
       receiptP50Ms: null,
       receiptP95Ms: null,
+      receiptsAwaited: 0,
     },
     queue: queue(0, null),
     ...changes,

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { timeOrderedUuid } from "@/lib/model/ids";
-import { acceptedAtOfId, HourStats, latencyQuantileMs, mergeMinutes, MinuteCounter } from "@/lib/delivery/hour-stats";
+import {
+  acceptedAtOfId,
+  HourStats,
+  latencyQuantileMs,
+  mergeMinutes,
+  MinuteCounter,
+  ReceiptHours,
+  receiptsAwaited,
+} from "@/lib/delivery/hour-stats";
 
 const MINUTE = 60_000;
 const t0 = 1_000 * MINUTE;
@@ -44,6 +52,42 @@ describe("hour stats", () => {
     ]);
     expect(latencyQuantileMs(merged, 0.5)).toBe(100);
     expect(latencyQuantileMs(merged, 0.99)).toBe(3_600_000);
+  });
+
+  it("awaits the receipts of the last hour's acceptances, whichever worker sent a message and whichever got its receipt", () => {
+    const sender = new HourStats();
+    const otherWorker = new ReceiptHours();
+    const ownWorker = new ReceiptHours();
+    for (let i = 0; i < 4; i++) sender.sent(50, t0 + i * 1_000);
+    sender.sent(50, t0 + MINUTE);
+    const now = t0 + 2 * MINUTE;
+    const awaited = () =>
+      receiptsAwaited(mergeMinutes([sender, otherWorker.of("econet"), ownWorker.of("econet")].map((hour) => hour.minutes(now))));
+    expect(awaited()).toBe(5);
+    // Receipts count in the minute of the acceptance, not of their arrival.
+    otherWorker.of("econet").receipted(t0 + 2_000, now);
+    ownWorker.of("econet").receipted(t0 + MINUTE, now);
+    expect(
+      otherWorker
+        .of("econet")
+        .minutes(now)
+        .map((stats) => [stats.minute, stats.receipted]),
+    ).toEqual([[1000, 1]]);
+    expect(awaited()).toBe(3);
+    expect(otherWorker.of("netone").minutes(now)).toEqual([]);
+    // An acceptance out of the hour is not awaited, and its late receipt counts nowhere.
+    const later = t0 + 60 * MINUTE;
+    expect(receiptsAwaited(sender.minutes(later))).toBe(1);
+    ownWorker.of("econet").receipted(t0, later);
+    expect(
+      ownWorker
+        .of("econet")
+        .minutes(later)
+        .map((stats) => [stats.minute, stats.receipted]),
+    ).toEqual([[1001, 1]]);
+    expect(receiptsAwaited(mergeMinutes([sender.minutes(later), ownWorker.of("econet").minutes(later)]))).toBe(0);
+    // Receipts of acceptances no longer reported (a restarted sender) never take it below 0.
+    expect(receiptsAwaited(otherWorker.of("econet").minutes(now))).toBe(0);
   });
 
   it("reads the acceptance time from a message's UUIDv7 id, and nothing from another kind of id", () => {

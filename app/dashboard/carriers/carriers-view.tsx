@@ -146,6 +146,14 @@ const carrierColumns: Column<CarrierRow>[] = [
         <p className="text-xs text-slate-500" title="From acceptance to the DELIVRD receipt, p50 / p95">
           receipt {formatLatency(carrier.lastHour.receiptP50Ms)} / {formatLatency(carrier.lastHour.receiptP95Ms)}
         </p>
+        <p
+          className="text-xs text-slate-500"
+          title="Messages the carrier accepted in the last hour whose receipt has not come yet, summed over the dispatchers; a restarted dispatcher's share is forgotten"
+        >
+          <span data-testid="carrier-receipts-awaited">{carrier.lastHour.receiptsAwaited}</span> receipts awaited,
+          <br />
+          of the last hour&apos;s acceptances
+        </p>
       </div>
     ),
   },
@@ -160,9 +168,6 @@ const carrierColumns: Column<CarrierRow>[] = [
         <p className="text-xs text-slate-500">
           high <span data-testid="carrier-queue-high">{carrier.queueByPriority.high.depth}</span>, normal{" "}
           <span data-testid="carrier-queue-normal">{carrier.queueByPriority.normal.depth}</span>
-        </p>
-        <p className="text-xs text-slate-500" title="Accepted by the carrier, its delivery receipt not come yet">
-          <span data-testid="carrier-receipts-awaited">{carrier.receiptsAwaited}</span> awaiting receipt
         </p>
       </>
     ),

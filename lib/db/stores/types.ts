@@ -77,8 +77,15 @@ export type StoredPart = {
 /** A receipt's change of a part still "submitted": delivered, failed, or an intermediate state noted on it. */
 export type PartChange = { partId: string; status: "delivered" | "failed" | "submitted"; stat: string; err: string | null };
 
-/** A message whose every part a DELIVRD receipt has now delivered. */
-export type DeliveredMessage = { id: string; accountId: string; operator: string; webhookUrl: string | null; test: boolean };
+/** A message whose every part a DELIVRD receipt has now delivered; dispatchedAt: when its carrier acceptance began. */
+export type DeliveredMessage = {
+  id: string;
+  accountId: string;
+  operator: string;
+  webhookUrl: string | null;
+  test: boolean;
+  dispatchedAt: Date | null;
+};
 
 /**
  * The rest of a batch's work (retries, failures, refunds, events, webhooks), written by the domain

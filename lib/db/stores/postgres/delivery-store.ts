@@ -143,7 +143,7 @@ WITH changes AS (
 UPDATE "Message" SET "deliveredAt" = CAST(:at AS TIMESTAMP(3)), "operatorResponse" = 'DELIVRD', "updatedAt" = CAST(:at AS TIMESTAMP(3))
 FROM complete
 WHERE "Message"."id" = complete."messageId" AND "Message"."deliveredAt" IS NULL
-RETURNING "Message"."id", "Message"."accountId", "Message"."operator", "Message"."webhookUrl", "Message"."test"`;
+RETURNING "Message"."id", "Message"."accountId", "Message"."operator", "Message"."webhookUrl", "Message"."test", "Message"."dispatchedAt"`;
 
 async function recordPartChanges(executor: SqlExecutor, changes: PartChange[], now: Date): Promise<DeliveredMessage[]> {
   if (changes.length === 0) return [];

@@ -123,7 +123,14 @@ export function parseId(row: Row): string {
   return parseRow(row, { id: "text" }).id;
 }
 
-const DELIVERED_MESSAGE = { id: "text", accountId: "text", operator: "text", webhookUrl: "text?", test: "boolean" } as const;
+const DELIVERED_MESSAGE = {
+  id: "text",
+  accountId: "text",
+  operator: "text",
+  webhookUrl: "text?",
+  test: "boolean",
+  dispatchedAt: "time?",
+} as const;
 
 /** A message a receipt delivered. */
 export function parseDeliveredMessage(row: Row): DeliveredMessage {

@@ -118,7 +118,7 @@ async function recordPartChanges(tx: SqlExecutor, changes: PartChange[], now: Da
     `UPDATE "Message" SET "deliveredAt" = ?, "operatorResponse" = 'DELIVRD', "updatedAt" = ? FROM ${ids.text}
      WHERE "Message"."id" = v.column1 AND "Message"."status" = ${SQL_STATUS.success} AND "Message"."deliveredAt" IS NULL
        AND NOT EXISTS (SELECT 1 FROM "MessagePart" WHERE "MessagePart"."messageId" = "Message"."id" AND "MessagePart"."status" <> 'delivered')
-     RETURNING "Message"."id", "Message"."accountId", "Message"."operator", "Message"."webhookUrl", "Message"."test"`,
+     RETURNING "Message"."id", "Message"."accountId", "Message"."operator", "Message"."webhookUrl", "Message"."test", "Message"."dispatchedAt"`,
     [at, at, ...ids.params],
   );
   return delivered.map(parseDeliveredMessage);

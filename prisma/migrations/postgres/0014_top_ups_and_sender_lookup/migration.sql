@@ -23,7 +23,7 @@ CREATE INDEX "TopUpRequest_accountId_createdAt_idx" ON "TopUpRequest"("accountId
 CREATE INDEX "TopUpRequest_state_createdAt_idx" ON "TopUpRequest"("state", "createdAt");
 
 -- CreateIndex
-CREATE INDEX "Message_senderId_createdAt_id_idx" ON "Message"("senderId", "createdAt", "id");
+CREATE INDEX "SenderId_nameKey_idx" ON "SenderId"("nameKey");
 
 -- AddForeignKey
 ALTER TABLE "TopUpRequest" ADD CONSTRAINT "TopUpRequest_accountId_fkey" FOREIGN KEY ("accountId") REFERENCES "Account"("id") ON DELETE RESTRICT ON UPDATE CASCADE;

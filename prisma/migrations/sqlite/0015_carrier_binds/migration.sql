@@ -25,7 +25,3 @@ ALTER TABLE "new_CarrierLink" RENAME TO "CarrierLink";
 CREATE INDEX "CarrierLink_operator_idx" ON "CarrierLink"("operator");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
-
--- CreateIndex
-CREATE INDEX "Message_status_operator_test_deliveredAt_dispatchedAt_idx" ON "Message"("status", "operator", "test", "deliveredAt", "dispatchedAt");
-
