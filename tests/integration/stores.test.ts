@@ -374,7 +374,16 @@ describe("DeliveryStore", () => {
       null,
     );
     expect(second).toEqual({
-      delivered: [{ id: twoParts.id, accountId, operator: "econet", webhookUrl: "https://example.test/hook", test: false }],
+      delivered: [
+        {
+          id: twoParts.id,
+          accountId,
+          operator: "econet",
+          webhookUrl: "https://example.test/hook",
+          test: false,
+          dispatchedAt: (await db().message.findUniqueOrThrow({ where: { id: twoParts.id } })).dispatchedAt,
+        },
+      ],
       then: null,
     });
     expect((await db().messagePart.findUniqueOrThrow({ where: { id: part("r-single").id } })).status).toBe("failed");
