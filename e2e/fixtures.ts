@@ -22,6 +22,36 @@ export async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join("test-results", "screenshots", `${name}.png`), fullPage: true });
 }
 
+/** A phone's and a wide laptop's width: no page may scroll sideways at either. */
+export const WIDTHS = [
+  { width: 390, height: 844 },
+  { width: 1440, height: 900 },
+];
+
+/** Visits `path` at each width, keeps a screenshot `<name>-<width>` of it, and says what scrolls sideways. */
+export async function overflowAt(page: Page, path: string, name: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    await snap(page, `${name}-${size.width}`);
+    if (scrollWidth > innerWidth) problems.push(`${path} at ${size.width} px is ${scrollWidth} px wide`);
+  }
+  return problems;
+}
+
+/** Fails on any page of `path` that scrolls sideways at a phone's or a laptop's width; back to the usual size after. */
+export async function expectNoOverflow(page: Page, path: string, name: string): Promise<void> {
+  const problems = await overflowAt(page, path, name);
+  await page.setViewportSize({ width: 1366, height: 900 });
+  expect(problems).toEqual([]);
+}
+
 /** Creates a key through the dashboard and returns its secret as the dialog shows it once. */
 export async function createKeyInDashboard(page: Page, name: string, { test = false } = {}): Promise<string> {
   await page.goto("/dashboard/keys");

@@ -1,32 +1,17 @@
 import { expect, test, type Page } from "@playwright/test";
 import { cli } from "./global-setup";
-import { closeKeyDialog, createKeyInDashboard, fixtures, signIn, snap } from "./fixtures";
+import { closeKeyDialog, createKeyInDashboard, fixtures, overflowAt, signIn, snap, WIDTHS } from "./fixtures";
 
 // Every page, filled with the longest data people type, at a phone's and a wide laptop's width:
 // nothing may scroll sideways, and each page is kept as a screenshot under test-results/screenshots.
-const WIDTHS = [
-  { width: 390, height: 844 },
-  { width: 1440, height: 900 },
-];
 const LONG_KEY = "Nightly reconciliation worker for the Harare and Bulawayo warehouses, production";
 const LONG_EMAIL = "operations.team.leads.for.harare.region@example.tz"; // 50 characters
 const LONG_ACCOUNT = "Mutare Agricultural Cooperative Society and Associated Transport Enterprises (Private) Limited";
 const LONG_WEBHOOK = `https://hooks.example.test/${"tumira-delivery-receipts-".repeat(8)}end`;
 
-async function overflowAt(page: Page, path: string, name: string): Promise<string[]> {
-  const problems: string[] = [];
-  for (const size of WIDTHS) {
-    await page.setViewportSize(size);
-    await page.goto(path);
-    await page.waitForLoadState("networkidle");
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      innerWidth: window.innerWidth,
-    }));
-    await snap(page, `overflow-${name}-${size.width}`);
-    if (scrollWidth > innerWidth) problems.push(`${path} at ${size.width} px is ${scrollWidth} px wide`);
-  }
-  return problems;
+/** The overflow screenshots are named overflow-<page>-<width>. */
+function overflowOf(page: Page, path: string, name: string): Promise<string[]> {
+  return overflowAt(page, path, `overflow-${name}`);
 }
 
 test("no page scrolls sideways at 390 px or 1440 px with long names, emails and ids", async ({ page, browser, request }) => {
@@ -99,7 +84,7 @@ test("no page scrolls sideways at 390 px or 1440 px with long names, emails and 
     ["/dashboard/members", "members"],
     ["/dashboard/api-reference", "api-reference"],
   ];
-  for (const [path, name] of ownerPages) problems.push(...(await overflowAt(page, path, name)));
+  for (const [path, name] of ownerPages) problems.push(...(await overflowOf(page, path, name)));
 
   // Row actions stay on screen: the rolled key's Roll and Revoke at both widths.
   for (const size of WIDTHS) {
@@ -123,11 +108,11 @@ test("no page scrolls sideways at 390 px or 1440 px with long names, emails and 
     ["/dashboard/top-ups", "top-ups"],
     [`/dashboard/messages/${messageId}`, "message-detail-platform"],
   ];
-  for (const [path, name] of adminPages) problems.push(...(await overflowAt(adminPage, path, name)));
+  for (const [path, name] of adminPages) problems.push(...(await overflowOf(adminPage, path, name)));
   await adminContext.close();
 
   const signedOut = await browser.newContext();
-  problems.push(...(await overflowAt(await signedOut.newPage(), "/login", "login")));
+  problems.push(...(await overflowOf(await signedOut.newPage(), "/login", "login")));
   await signedOut.close();
 
   expect(problems).toEqual([]);

@@ -1,29 +1,9 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { cli } from "./global-setup";
-import { signIn, snap } from "./fixtures";
+import { expectNoOverflow, signIn, snap } from "./fixtures";
 
 // The test data switch: test keys and what they sent are shown apart from the live ones, the choice
 // survives a reload, a banner says so on every page, and no page scrolls sideways in either view.
-const WIDTHS = [
-  { width: 390, height: 844 },
-  { width: 1440, height: 900 },
-];
-
-async function expectNoOverflow(page: Page, path: string, name: string): Promise<void> {
-  for (const size of WIDTHS) {
-    await page.setViewportSize(size);
-    await page.goto(path);
-    await page.waitForLoadState("networkidle");
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      innerWidth: window.innerWidth,
-    }));
-    await snap(page, `${name}-${size.width}`);
-    expect(scrollWidth, `${path} at ${size.width} px`).toBeLessThanOrEqual(innerWidth);
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
 test("the test data switch shows test keys and their messages apart from the live ones", async ({ page, request }) => {
   test.setTimeout(120_000);
   const owner = { email: "owner@sandbox.tumira.test", password: "e2e sandbox owner password" };

@@ -1,30 +1,10 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { cli, type E2eUser } from "./global-setup";
-import { captureServerAction, fixtures, signIn, snap } from "./fixtures";
+import { captureServerAction, expectNoOverflow, fixtures, signIn, snap } from "./fixtures";
 
 // A top-up request from the owner's Balance page to the admin's queue and back: approved once (the
 // balance moves once, however often the approval is sent), declined with a reason the owner reads,
 // or cancelled by the owner while pending.
-const WIDTHS = [
-  { width: 390, height: 844 },
-  { width: 1440, height: 900 },
-];
-
-async function expectNoOverflow(page: Page, path: string, name: string): Promise<void> {
-  for (const size of WIDTHS) {
-    await page.setViewportSize(size);
-    await page.goto(path);
-    await page.waitForLoadState("networkidle");
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      innerWidth: window.innerWidth,
-    }));
-    await snap(page, `${name}-${size.width}`);
-    expect(scrollWidth, `${path} at ${size.width} px`).toBeLessThanOrEqual(innerWidth);
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
 async function signedInPage(browser: Browser, user: E2eUser): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await signIn(page, user);

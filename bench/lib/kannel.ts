@@ -1,13 +1,13 @@
 // Kannel 1.4.5 (Debian) as the peer gateway: bearerbox (queue and SMSC connections, with its file
 // store), smsbox (the HTTP sendsms interface) and the fake SMSC test client, configured in a
 // temporary directory on free ports. Installed with apt-get when bearerbox is missing.
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { freePort } from "@/tests/helpers/server-process";
 import { whileRunning } from "./cleanup";
+import { ensureDebianPackages } from "./debian-packages";
 import { cpuSeconds, peakRssMb } from "./memory";
 import { log } from "./report";
 import { BENCH_SENDER, BENCH_TEXT } from "./tumira";
@@ -36,15 +36,6 @@ export type Kannel = {
   cpuSeconds: () => number;
   stop: () => Promise<void>;
 };
-
-async function ensureKannelInstalled(): Promise<void> {
-  if (fs.existsSync(BEARERBOX) && fs.existsSync(FAKESMSC)) return;
-  log("Kannel is missing: apt-get install -y kannel kannel-extras");
-  await promisify(execFile)("apt-get", ["install", "-y", "kannel", "kannel-extras"], {
-    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-}
 
 /** Kannel's fake SMSC (its own line protocol, no acknowledgements), or an SMPP SMSC it binds to. */
 export type KannelSmsc =
@@ -151,7 +142,7 @@ const RECEIPTS_PATTERN = /<dlr>\s*<received><total>(\d+)<\/total><\/received>/;
  * until something listens on its port, retried every second) bearerbox queues what it accepts.
  */
 export async function startKannel(options: { smsc: KannelSmsc }): Promise<Kannel> {
-  await ensureKannelInstalled();
+  await ensureDebianPackages([BEARERBOX, FAKESMSC], ["kannel", "kannel-extras"]);
   for (let attempt = 1; ; attempt++) {
     try {
       return await startKannelOnFreePorts(options);

@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { whileRunning } from "./cleanup";
+import { ensureDebianPackages } from "./debian-packages";
 import { startProgress } from "./report";
 import type { BenchSettings } from "./settings";
 
@@ -58,6 +59,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     LUA_SCRIPT,
     options.baseUrl,
   ];
+  await ensureDebianPackages(["/usr/bin/wrk"], ["wrk"]);
   const progress = startProgress(options.label, options.durationSeconds);
   const child = spawn("wrk", args, { env, stdio: ["ignore", "pipe", "pipe"] });
   const stopWrk = whileRunning(async () => void child.kill());
@@ -65,9 +67,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     let text = "";
     child.stdout.on("data", (chunk) => (text += chunk));
     child.stderr.on("data", (chunk) => (text += chunk));
-    child.once("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "ENOENT" ? new Error("wrk is not installed: apt-get install -y wrk") : error),
-    );
+    child.once("error", reject);
     child.once("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}:\n${text}`))));
   }).finally(() => {
     progress.stop();
