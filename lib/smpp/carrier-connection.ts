@@ -73,11 +73,13 @@ const THROTTLE_RETRIES = 5;
 const THROTTLE_PAUSE_MS = 100;
 /** Stricter than the carrier's second so that network jitter does not push a burst over its limit. */
 const PACING_WINDOW_MS = 1020;
+/** Sends spread evenly over the window: at most a hundredth of the cap in any hundredth of it. */
+const PACING_SLICES = 100;
 const UNBIND_WAIT_MS = 2000;
 
 /** The pacing of a carrier's submits at its tps, for binds that share it. */
 export function createCarrierLimiter(tps: number): ThroughputLimiter {
-  return new ThroughputLimiter(tps, PACING_WINDOW_MS);
+  return new ThroughputLimiter(tps, PACING_WINDOW_MS, PACING_SLICES);
 }
 const INTERFACE_VERSION_34 = 0x34;
 

@@ -164,4 +164,17 @@ describe("throughput limiter", () => {
     expect(limiter.waitMs(20)).toBe(980);
     expect(limiter.tryTake(1000)).toBe(true);
   });
+
+  it("spreads the sends over the window when given slices: a backlog goes out evenly, not in a burst", () => {
+    const limiter = new ThroughputLimiter(100, 1000, 100);
+    expect(limiter.tryTake(0)).toBe(true);
+    expect(limiter.tryTake(5)).toBe(false);
+    expect(limiter.waitMs(5)).toBe(5);
+    const taken = [0];
+    for (let now = 1; now < 3000; now++) if (limiter.tryTake(now)) taken.push(now);
+    for (let i = 1; i < taken.length; i++) expect(taken[i] - taken[i - 1]).toBeGreaterThanOrEqual(10);
+    expect(taken.filter((at) => at < 1000)).toHaveLength(100);
+    const uncapped = new ThroughputLimiter(1_000_000, 1000, 100);
+    for (let i = 0; i < 5000; i++) expect(uncapped.tryTake(0)).toBe(true);
+  });
 });
