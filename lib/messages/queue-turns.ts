@@ -17,6 +17,11 @@ import type { Priority } from "@/lib/model/sends";
 export const TURN_SLOT_MS = 10;
 /** High priority turns come this far before normal ones: further than any backlog reaches. */
 export const HIGH_LEAD_MS = 10 * 365 * 24 * 3600 * 1000;
+/** Turns before this are high priority ones: a normal turn is never that far back. */
+export function highTurnsBefore(now: number): Date {
+  return new Date(now - HIGH_LEAD_MS / 2);
+}
+
 /** Accounts remembered before those whose turns have passed are forgotten. */
 const MAX_REMEMBERED = 10_000;
 /** How old the queue's virtual time may be before it is read again (in the background). */
@@ -66,7 +71,7 @@ export function servingTurn(operator: Operator, test: boolean, now: number): num
     const reading = entry;
     reading.reading = true;
     getStores()
-      .delivery.readQueueState({ operator, test, normalTurnsAfter: new Date(now - HIGH_LEAD_MS / 2) })
+      .delivery.readQueueState({ operator, test, normalTurnsAfter: highTurnsBefore(now) })
       .then(({ servingTurn, queued }) => {
         const previous = queued ? reading.turn : null;
         const serving = servingTurn?.getTime() ?? null;

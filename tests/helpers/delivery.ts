@@ -5,6 +5,7 @@ import { expect } from "vitest";
 import { createAccount } from "@/lib/accounts/create-account";
 import { db } from "@/lib/db/client";
 import { resetEnvForTests } from "@/lib/env";
+import type { DeliveryTuning } from "@/lib/delivery/start-delivery-services";
 import { logger } from "@/lib/log";
 import { acceptMessages } from "@/lib/messages/accept-messages";
 import { operators } from "@/lib/carriers/operators";
@@ -108,3 +109,16 @@ export async function expectLedgerBalanced(accountId: string): Promise<void> {
     if (entry.messageId) perMessage.set(`${entry.messageId}:${entry.kind}`, (perMessage.get(`${entry.messageId}:${entry.kind}`) ?? 0) + 1);
   expect([...perMessage.values()].every((count) => count === 1)).toBe(true);
 }
+
+/** Delivery services that notice binds, pauses and reports within a tenth of a second, for the carrier-link tests. */
+export const LINK_TEST_TUNING: DeliveryTuning = {
+  dispatcher: {
+    pollMs: 50,
+    pauseCheckMs: 100,
+    linkReportMs: 100,
+    downAfterMs: 300,
+    retryPolicy: { maxAttempts: 3, baseDelayMs: 50, maxDelayMs: 200 },
+  },
+  connections: { reconnectMinMs: 50, reconnectMaxMs: 200, bindWaitMs: 200 },
+  receipts: { retryMs: 100 },
+};

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import readline from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { startDeliveryServices, type DeliveryTuning } from "@/lib/delivery/start-delivery-services";
+import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { readCarrierOverview } from "@/lib/delivery/carrier-links";
 import { metrics } from "@/lib/metrics";
@@ -18,6 +18,7 @@ import {
   carrierUrls,
   createSendingAccount,
   expectLedgerBalanced,
+  LINK_TEST_TUNING,
   send,
   setEnv,
   startTestSimulator,
@@ -27,18 +28,6 @@ import {
 } from "../helpers/delivery";
 
 useTestDatabase();
-
-const TUNING: DeliveryTuning = {
-  dispatcher: {
-    pollMs: 50,
-    pauseCheckMs: 100,
-    linkReportMs: 100,
-    downAfterMs: 300,
-    retryPolicy: { maxAttempts: 3, baseDelayMs: 50, maxDelayMs: 200 },
-  },
-  connections: { reconnectMinMs: 50, reconnectMaxMs: 200, bindWaitMs: 200 },
-  receipts: { retryMs: 100 },
-};
 
 let simulator: TestSimulator;
 let secondPort: number;
@@ -62,7 +51,7 @@ afterAll(async () => {
 
 async function startDispatcher(env: Record<string, string>): Promise<void> {
   setEnv({ ...carrierUrls(simulator.port), ...env });
-  services = await startDeliveryServices({ dispatcher: true, simulator: false }, TUNING);
+  services = await startDeliveryServices({ dispatcher: true, simulator: false }, LINK_TEST_TUNING);
 }
 
 async function carrier(operator: string) {

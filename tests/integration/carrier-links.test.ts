@@ -3,7 +3,7 @@
 // carrier keeps them queued across a dispatcher restart, and each bind's state is reported.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { startDeliveryServices, type DeliveryTuning } from "@/lib/delivery/start-delivery-services";
+import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { readCarrierOverview } from "@/lib/delivery/carrier-links";
 import { pauseCarrier, resumeCarrier } from "@/lib/carriers/carrier-pauses";
@@ -15,6 +15,7 @@ import {
   carrierUrls,
   createSendingAccount,
   expectLedgerBalanced,
+  LINK_TEST_TUNING,
   send,
   setEnv,
   startTestSimulator,
@@ -25,23 +26,11 @@ import {
 
 useTestDatabase();
 
-const TUNING: DeliveryTuning = {
-  dispatcher: {
-    pollMs: 50,
-    pauseCheckMs: 100,
-    linkReportMs: 100,
-    downAfterMs: 300,
-    retryPolicy: { maxAttempts: 3, baseDelayMs: 50, maxDelayMs: 200 },
-  },
-  connections: { reconnectMinMs: 50, reconnectMaxMs: 200, bindWaitMs: 200 },
-  receipts: { retryMs: 100 },
-};
-
 let simulator: TestSimulator;
 let services: BackgroundService[] = [];
 
 async function startDispatcher(): Promise<void> {
-  services = await startDeliveryServices({ dispatcher: true, simulator: false }, TUNING);
+  services = await startDeliveryServices({ dispatcher: true, simulator: false }, LINK_TEST_TUNING);
 }
 
 async function stopDispatcher(): Promise<void> {
@@ -223,7 +212,7 @@ describe("carrier links", () => {
 
   it("shows every worker's bind, sums their windows, caps and rates, and pauses every worker", async () => {
     await startDispatcher();
-    const second = await startDeliveryServices({ dispatcher: true, simulator: false }, TUNING);
+    const second = await startDeliveryServices({ dispatcher: true, simulator: false }, LINK_TEST_TUNING);
     try {
       await waitFor(async () => {
         const binds = (await carrier("econet")).binds;

@@ -5,6 +5,7 @@ import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
+import { ReasonDialog } from "@/components/ui/reason-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
@@ -333,37 +334,20 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
         )}
       </Dialog>
 
-      <Dialog
+      <ReasonDialog
         open={rejecting !== null}
-        onRequestClose={() => setRejecting(null)}
+        onClose={() => setRejecting(null)}
         title={`Reject ${rejecting?.name ?? ""}`}
         description="The account sees this reason on its Sender IDs page and may request the name again."
         testId="reject-sender-dialog"
-      >
-        {rejecting && (
-          <form onSubmit={submitHandler(() => reject(rejecting))} className="space-y-4">
-            <Field id="reject-reason" label="Reason" error={errorFor(fields, "reason")}>
-              <Input
-                id="reject-reason"
-                required
-                autoFocus
-                maxLength={300}
-                value={rejectReason}
-                onChange={(event) => setRejectReason(event.target.value)}
-                invalid={!!errorFor(fields, "reason")}
-              />
-            </Field>
-            <div className="flex flex-wrap justify-end gap-2">
-              <Button variant="secondary" onClick={() => setRejecting(null)}>
-                Cancel
-              </Button>
-              <Button type="submit" variant="danger" disabled={busy}>
-                Reject {rejecting.name}
-              </Button>
-            </div>
-          </form>
-        )}
-      </Dialog>
+        fieldId="reject-reason"
+        reason={rejectReason}
+        onReasonChange={setRejectReason}
+        error={errorFor(fields, "reason")}
+        busy={busy}
+        confirmLabel={`Reject ${rejecting?.name ?? ""}`}
+        onConfirm={() => rejecting && reject(rejecting)}
+      />
 
       <Dialog
         open={reversing !== null}

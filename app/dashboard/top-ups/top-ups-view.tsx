@@ -6,8 +6,9 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { Dialog } from "@/components/ui/dialog";
+import { ReasonDialog } from "@/components/ui/reason-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
+import { errorFor } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toaster";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
@@ -152,37 +153,20 @@ export function TopUpsView({ requests }: { requests: PendingTopUp[] }) {
         )}
       </Dialog>
 
-      <Dialog
+      <ReasonDialog
         open={declining !== null}
-        onRequestClose={() => setDeclining(null)}
+        onClose={() => setDeclining(null)}
         title="Decline a top-up"
         description="Nothing is credited; the account sees your reason on its Balance page."
         testId="decline-top-up-dialog"
-      >
-        {declining && (
-          <form onSubmit={submitHandler(() => decline(declining))} className="space-y-4">
-            <Field id="decline-reason" label="Reason" error={errorFor(fields, "reason")}>
-              <Input
-                id="decline-reason"
-                required
-                autoFocus
-                maxLength={300}
-                value={reason}
-                onChange={(event) => setReason(event.target.value)}
-                invalid={!!errorFor(fields, "reason")}
-              />
-            </Field>
-            <div className="flex flex-wrap justify-end gap-2">
-              <Button variant="secondary" onClick={() => setDeclining(null)}>
-                Cancel
-              </Button>
-              <Button type="submit" variant="danger" disabled={busy}>
-                Decline {formatMoney(BigInt(declining.amount), declining.currency)}
-              </Button>
-            </div>
-          </form>
-        )}
-      </Dialog>
+        fieldId="decline-reason"
+        reason={reason}
+        onReasonChange={setReason}
+        error={errorFor(fields, "reason")}
+        busy={busy}
+        confirmLabel={declining ? `Decline ${formatMoney(BigInt(declining.amount), declining.currency)}` : ""}
+        onConfirm={() => declining && decline(declining)}
+      />
     </>
   );
 }
