@@ -1,5 +1,5 @@
 // What an operator must not miss, shown as banners on every dashboard page of the platform staff:
-// a carrier with no bind up, a paused carrier, a queue whose oldest message waits too long.
+// a carrier with no bind up, a paused carrier, a queue whose first message in line waits too long.
 import { readCarrierOverview, type CarrierOverview } from "@/lib/delivery/carrier-links";
 import { carrierName } from "@/lib/messages/vocabulary";
 
@@ -30,7 +30,7 @@ export function carrierAlertsOf(carriers: CarrierOverview[], now: Date): Carrier
     const oldest = carrier.queue.oldestReceivedAt;
     if (oldest && now.getTime() - oldest.getTime() >= QUEUE_AGE_ALERT_MS) {
       const age = minutes(now.getTime() - oldest.getTime());
-      alerts.push({ id: `${carrier.operator}-queue`, tone: "amber", text: `${name}: the oldest queued message has waited ${age}` });
+      alerts.push({ id: `${carrier.operator}-queue`, tone: "amber", text: `${name}: the message first in line has waited ${age}` });
     }
   }
   return alerts;

@@ -4,7 +4,7 @@
 // reads the rows still fresh, so with several workers it shows every bind and sums their windows and
 // rates. The receipts awaited come from the same reports: the last hour's acceptances less the
 // receipts of those acceptances, summed over every worker (./hour-stats.ts). Queue depth and the
-// oldest queued message (per priority) are read from the messages themselves, the same for every
+// message first in line (per priority) are read from the messages themselves, the same for every
 // worker.
 import { sql } from "@/lib/db/client";
 import { highTurnsBefore } from "@/lib/messages/queue-turns";
@@ -115,20 +115,21 @@ export async function removeLinkReports(owner: string): Promise<void> {
 
 /**
  * Live messages waiting per carrier and priority, and the acceptance time of the one first in line
- * in each (the earliest due; a message waiting out a retry's backoff may be older; over both
- * priorities, the older of the two). The depth reads the claim's range of the carrier (its index,
- * and each row's priority).
+ * in each (the first in turn order, as the claim takes them: the oldest of the account being
+ * served, not necessarily the oldest of all; over both priorities, the older of the two). Every
+ * read is of the claim index alone, a count of the carrier's range or a seek to its first turn.
  */
 export async function readQueueStats(): Promise<Map<Operator, QueueStats>> {
   const database = sql();
   const stats = new Map<Operator, QueueStats>();
+  // A message's priority shows in its turn (high turns lie years back).
+  const highBefore = toDbTime(highTurnsBefore(Date.now()));
+  const turnsOf: Record<Priority, string> = { high: `"turnAt" < ?`, normal: `"turnAt" >= ?` };
   for (const operator of operators) {
-    // A message's priority shows in its turn (high turns lie years back), so both counts are read
-    // from the claim index alone, without visiting each queued row.
     const counted = await database.get<{ high: unknown; depth: unknown }>(
       `SELECT COUNT(*) AS "depth", COALESCE(SUM(CASE WHEN "turnAt" < ? THEN 1 ELSE 0 END), 0) AS "high"
        FROM "Message" WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ?`,
-      [toDbTime(highTurnsBefore(Date.now())), operator, false],
+      [highBefore, operator, false],
     );
     const high = Number(counted?.high ?? 0);
     const depths: Record<Priority, number> = { high, normal: Number(counted?.depth ?? 0) - high };
@@ -139,8 +140,9 @@ export async function readQueueStats(): Promise<Map<Operator, QueueStats>> {
         depth === 0
           ? undefined
           : await database.get<{ receivedAt: unknown }>(
-              `SELECT "receivedAt" FROM "Message" WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ? AND "priority" = ? ORDER BY "nextAttemptAt" LIMIT 1`,
-              [operator, false, priority],
+              `SELECT "receivedAt" FROM "Message"
+               WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ? AND ${turnsOf[priority]} ORDER BY "turnAt" LIMIT 1`,
+              [operator, false, highBefore],
             );
       byPriority[priority] = { depth, oldestReceivedAt: fromDbTimeOrNull(first?.receivedAt) };
     }

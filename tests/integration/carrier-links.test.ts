@@ -176,7 +176,7 @@ describe("carrier links", () => {
     }
   });
 
-  it("counts queue depth and the oldest queued message's age per carrier and priority in /metrics", async () => {
+  it("counts queue depth and the age of the message first in line per carrier and priority in /metrics", async () => {
     await pauseCarrier({ operator: "econet", reason: "metrics", actor: "test" });
     await startDispatcher();
     try {

@@ -82,10 +82,10 @@ describe("carrier alerts", () => {
     expect(carrierAlertsOf([paused], now)).toEqual([{ id: "netone-paused", tone: "amber", text: "NetOne is paused: SMSC upgrade" }]);
   });
 
-  it("names a queue whose oldest message has waited past the threshold", () => {
+  it("names a queue whose first message in line has waited past the threshold", () => {
     const slow = carrier({ operator: "telecel", queue: queue(900, ago(12 * 60_000)) });
     expect(carrierAlertsOf([slow], now)).toEqual([
-      { id: "telecel-queue", tone: "amber", text: "Telecel: the oldest queued message has waited 12 min" },
+      { id: "telecel-queue", tone: "amber", text: "Telecel: the message first in line has waited 12 min" },
     ]);
   });
 });

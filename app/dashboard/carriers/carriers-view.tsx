@@ -38,7 +38,7 @@ const stateLabel: Record<CarrierBindRow["state"], string> = {
   stopped: "Stopped",
 };
 
-/** The age of the oldest queued message at the time of the read, e.g. "42 s", "7 min", "3 h". */
+/** How long the message first in line had waited at the time of the read, e.g. "42 s", "7 min", "3 h". */
 function formatAge(from: string, at: string): string {
   const seconds = Math.max(0, Math.round((new Date(at).getTime() - new Date(from).getTime()) / 1000));
   if (seconds < 120) return `${seconds} s`;
@@ -174,7 +174,7 @@ const carrierColumns: Column<CarrierRow>[] = [
   },
   {
     key: "oldest",
-    header: "Oldest",
+    header: "First in line",
     numeric: true,
     nowrap: true,
     cell: (carrier) => (

@@ -6,6 +6,8 @@ import type { StoredPart } from "../types";
 export async function findParts(executor: SqlExecutor, operator: string, carrierMessageIds: string[]): Promise<StoredPart[]> {
   if (carrierMessageIds.length === 0) return [];
   const ids = inList(carrierMessageIds);
+  // Not prepared: on PostgreSQL a generic plan made while the table was small reads every part of
+  // the operator and filters them by id, however large the table has grown.
   const rows = await executor.all<{
     id: string;
     messageId: string;
@@ -18,7 +20,6 @@ export async function findParts(executor: SqlExecutor, operator: string, carrier
     `SELECT p."id", p."messageId", p."status", p."carrierMessageId", p."createdAt", m."accountId", m."webhookUrl"
      FROM "MessagePart" p JOIN "Message" m ON m."id" = p."messageId" WHERE p."operator" = ? AND p."carrierMessageId" IN ${ids.text}`,
     [operator, ...ids.params],
-    { prepared: true },
   );
   return rows.map((row) => ({ ...row, createdAt: fromDbTime(row.createdAt) }));
 }
