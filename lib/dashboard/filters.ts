@@ -7,7 +7,11 @@ import type { FieldError } from "@/lib/errors";
 export const dayParam = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "use a day as YYYY-MM-DD")
-  .refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)), "no such day");
+  // Date.parse rolls 2026-02-30 over to March 2: a real day reads back as itself.
+  .refine((text) => {
+    const time = Date.parse(`${text}T00:00:00Z`);
+    return !Number.isNaN(time) && new Date(time).toISOString().startsWith(text);
+  }, "no such day");
 
 export type ParsedFilters<S extends Record<string, z.ZodType>> = {
   filters: { [K in keyof S]?: z.output<S[K]> };

@@ -13,6 +13,7 @@ import { removeMember } from "@/lib/users/remove-member";
 import { changePassword, changePasswordSchema } from "@/lib/users/change-password";
 import { changeMemberRole } from "@/lib/users/change-member-role";
 import { AppError } from "@/lib/errors";
+import { MAX_FAILURES_PER_EMAIL } from "@/lib/auth/login-throttle";
 import { useTestDatabase } from "../helpers/test-database";
 
 useTestDatabase();
@@ -120,6 +121,34 @@ describe("dashboard sessions", () => {
 
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).passwordHash).toBe(before.passwordHash);
     expect((await sessionUser(elsewhere))?.email).toBe("careful@example.com");
+    expect(await db().auditEvent.count({ where: { action: "user.password_changed", targetId: user.id } })).toBe(0);
+  });
+
+  it("counts wrong current passwords with failed sign-ins, and refuses even the right one past the limit", async () => {
+    const user = await newMember("guessed@example.com");
+    const here = await signIn("guessed@example.com");
+    const before = await db().user.findUniqueOrThrow({ where: { id: user.id } });
+    const attempt = (currentPassword: string) =>
+      changePassword({
+        currentPassword,
+        newPassword: "another-long-password",
+        confirmPassword: "another-long-password",
+        userId: user.id,
+        currentSessionId: here.sid!,
+      }).catch((error: unknown) => error);
+    for (let guess = 0; guess < MAX_FAILURES_PER_EMAIL; guess++) {
+      expect(((await attempt(`guess-${guess}`)) as AppError).options.fields?.[0].description).toBe("is not your current password");
+    }
+    const refused = (await attempt("a-long-password")) as AppError;
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused.options.fields).toEqual([
+      { field: "currentPassword", description: "too many wrong passwords: try again in 15 minutes" },
+    ]);
+    const signInRefused = await authOptions.providers[0].options
+      .authorize({ email: "guessed@example.com", password: "a-long-password" }, { headers: {} })
+      .catch((error: unknown) => error);
+    expect(signInRefused).toBeInstanceOf(Error);
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).passwordHash).toBe(before.passwordHash);
     expect(await db().auditEvent.count({ where: { action: "user.password_changed", targetId: user.id } })).toBe(0);
   });
 

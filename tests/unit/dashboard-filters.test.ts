@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { dayParam, dayRange, parseFilters } from "@/lib/dashboard/filters";
+
+const fields = { from: dayParam, to: dayParam };
+const labels = { from: "From", to: "To" };
+
+describe("dashboard day filters", () => {
+  it("keeps real days, leap days included", () => {
+    const { filters, problems } = parseFilters(fields, labels, { from: "2028-02-29", to: "2026-12-31" });
+    expect(problems).toEqual([]);
+    expect(filters).toEqual({ from: "2028-02-29", to: "2026-12-31" });
+  });
+
+  it("names a day that does not exist instead of rolling it into the next month", () => {
+    const { filters, problems } = parseFilters(fields, labels, { from: "2026-02-30", to: "2027-02-29" });
+    expect(filters).toEqual({});
+    expect(problems).toEqual([
+      { field: "from", description: "From: no such day" },
+      { field: "to", description: "To: no such day" },
+    ]);
+  });
+
+  it("names a value that is not a day, and keeps the other filter", () => {
+    const { filters, problems } = parseFilters(fields, labels, { from: "26-1-2", to: "2026-01-02" });
+    expect(filters).toEqual({ to: "2026-01-02" });
+    expect(problems).toEqual([{ field: "from", description: "From: use a day as YYYY-MM-DD" }]);
+  });
+
+  it("turns days into a half-open range ending at the midnight after the last day", () => {
+    expect(dayRange("2026-02-28", "2026-02-28")).toEqual({
+      gte: new Date("2026-02-28T00:00:00Z"),
+      lt: new Date("2026-03-01T00:00:00Z"),
+    });
+  });
+});
