@@ -9,8 +9,8 @@ import { timeOrderedUuid } from "@/lib/model/ids";
 import { SQL_STATUS } from "@/lib/model/message-status";
 import { toDbTime, type Sql, type SqlExecutor } from "@/lib/db/sql";
 import type { CarrierAcceptance, DeliveredMessage, DeliveryStore, PartChange, ThenInTransaction, WebhookStore } from "../types";
-import { claimMessages, claimWebhookDeliveries, readQueueState, type ClaimClauses } from "../shared/claims";
-import { findParts } from "../shared/receipt-parts";
+import { claimWebhookDeliveries, type ClaimClauses } from "../shared/claims";
+import { deliveryStore } from "../shared/delivery-store";
 import { parseDeliveredMessage, parseId } from "../shared/rows";
 
 const POSTGRES_CLAIMS: ClaimClauses = {
@@ -21,19 +21,12 @@ const POSTGRES_CLAIMS: ClaimClauses = {
 const POSTGRES_WEBHOOK_CLAIMS: ClaimClauses = { chooseOnce: "MATERIALIZED ", lockDue: " FOR UPDATE SKIP LOCKED", stillDue: "" };
 
 export function postgresDeliveryStore(database: Sql): DeliveryStore {
-  return {
-    claim: (claim) => claimMessages(database, POSTGRES_CLAIMS, claim),
-    readQueueState: (queue) => readQueueState(database, queue),
-    recordAcceptances: async (acceptances, now, then) => {
-      const { changed, then: result } = await withThen(database, then, (executor) => recordAcceptances(executor, acceptances, now));
-      return { landed: changed, then: result };
-    },
-    findParts: (operator, carrierMessageIds) => findParts(database, operator, carrierMessageIds),
-    recordPartChanges: async (changes, now, then) => {
-      const { changed, then: result } = await withThen(database, then, (executor) => recordPartChanges(executor, changes, now));
-      return { delivered: changed, then: result };
-    },
-  };
+  return deliveryStore(database, {
+    claims: POSTGRES_CLAIMS,
+    withThen: (then, change) => withThen(database, then, change),
+    recordAcceptances,
+    recordPartChanges,
+  });
 }
 
 export function postgresWebhookStore(database: Sql): WebhookStore {

@@ -9,8 +9,8 @@ import { toDbTime, type Sql, type SqlExecutor } from "@/lib/db/sql";
 import { valuesTable } from "@/lib/db/batch-lists";
 import { insertRows } from "@/lib/db/insert-rows";
 import type { CarrierAcceptance, DeliveredMessage, DeliveryStore, PartChange, ThenInTransaction, WebhookStore } from "../types";
-import { claimMessages, claimWebhookDeliveries, readQueueState, type ClaimClauses } from "../shared/claims";
-import { findParts } from "../shared/receipt-parts";
+import { claimWebhookDeliveries, type ClaimClauses } from "../shared/claims";
+import { deliveryStore } from "../shared/delivery-store";
 import { parseDeliveredMessage } from "../shared/rows";
 
 const SQLITE_CLAIMS: ClaimClauses = { chooseOnce: "", lockDue: "", stillDue: "" };
@@ -25,19 +25,12 @@ const SQLITE_MESSAGE_CLAIMS: ClaimClauses = {
 const PART_COLUMNS = ["id", "messageId", "partNumber", "operator", "carrierMessageId", "status", "createdAt"] as const;
 
 export function sqliteDeliveryStore(database: Sql): DeliveryStore {
-  return {
-    claim: (claim) => claimMessages(database, SQLITE_MESSAGE_CLAIMS, claim),
-    readQueueState: (queue) => readQueueState(database, queue),
-    recordAcceptances: async (acceptances, now, then) => {
-      const { changed, then: result } = await inTransaction(database, then, (tx) => recordAcceptances(tx, acceptances, now));
-      return { landed: changed, then: result };
-    },
-    findParts: (operator, carrierMessageIds) => findParts(database, operator, carrierMessageIds),
-    recordPartChanges: async (changes, now, then) => {
-      const { changed, then: result } = await inTransaction(database, then, (tx) => recordPartChanges(tx, changes, now));
-      return { delivered: changed, then: result };
-    },
-  };
+  return deliveryStore(database, {
+    claims: SQLITE_MESSAGE_CLAIMS,
+    withThen: (then, change) => inTransaction(database, then, change),
+    recordAcceptances,
+    recordPartChanges,
+  });
 }
 
 export function sqliteWebhookStore(database: Sql): WebhookStore {
