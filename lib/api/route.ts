@@ -45,8 +45,16 @@ export const SMALL_BODY_LIMIT = 64 * 1024;
 
 type CompiledRoute = ApiRoute & { segments: string[] };
 
-export function compileRoutes(routes: ApiRoute[]): CompiledRoute[] {
-  return routes.map((route) => ({ ...route, segments: route.path.split("/").filter(Boolean) }));
+/** The routes by their number of path segments: a request is compared only with routes of its length. */
+export type RouteTable = Map<number, CompiledRoute[]>;
+
+export function compileRoutes(routes: ApiRoute[]): RouteTable {
+  const table: RouteTable = new Map();
+  for (const route of routes) {
+    const segments = route.path.split("/").filter(Boolean);
+    table.set(segments.length, [...(table.get(segments.length) ?? []), { ...route, segments }]);
+  }
+  return table;
 }
 
 export type RouteMatch =
@@ -54,28 +62,30 @@ export type RouteMatch =
   | { kind: "method-not-allowed"; route: CompiledRoute; allowed: string[] }
   | { kind: "not-found" };
 
-export function matchRoute(routes: CompiledRoute[], method: string, pathname: string): RouteMatch {
+/** The first route whose path and method match; else whether some path matched (with its methods). */
+export function matchRoute(table: RouteTable, method: string, pathname: string): RouteMatch {
   const parts = pathname.split("/").filter(Boolean);
-  const pathMatches: { route: CompiledRoute; params: Record<string, string> }[] = [];
-  for (const route of routes) {
-    if (route.segments.length !== parts.length) continue;
-    const params: Record<string, string> = {};
-    const matches = route.segments.every((segment, index) => {
-      if (segment.startsWith(":")) {
-        params[segment.slice(1)] = safeDecode(parts[index]);
-        return true;
-      }
-      return segment === parts[index];
-    });
-    if (matches) pathMatches.push({ route, params });
+  let pathMatch: CompiledRoute | undefined;
+  const allowed: string[] = [];
+  for (const route of table.get(parts.length) ?? []) {
+    const params = matchSegments(route.segments, parts);
+    if (!params) continue;
+    if (route.method === method) return { kind: "found", route, params };
+    pathMatch ??= route;
+    if (!allowed.includes(route.method)) allowed.push(route.method);
   }
-  const found = pathMatches.find((match) => match.route.method === method);
-  if (found) return { kind: "found", ...found };
-  if (pathMatches.length > 0) {
-    const allowed = [...new Set(pathMatches.map((match) => match.route.method))];
-    return { kind: "method-not-allowed", route: pathMatches[0].route, allowed };
+  return pathMatch ? { kind: "method-not-allowed", route: pathMatch, allowed } : { kind: "not-found" };
+}
+
+/** The path's :params when its parts match the route's segments, else null. */
+function matchSegments(segments: string[], parts: string[]): Record<string, string> | null {
+  const params: Record<string, string> = {};
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index];
+    if (segment.startsWith(":")) params[segment.slice(1)] = safeDecode(parts[index]);
+    else if (segment !== parts[index]) return null;
   }
-  return { kind: "not-found" };
+  return params;
 }
 
 function safeDecode(segment: string): string {

@@ -177,6 +177,40 @@ describe("MessageStore", () => {
     expect(await db().message.count({ where: { accountId: { in: [first, second] } } })).toBe(2 + 1 + 2 + 4 + 1);
   });
 
+  it("commitSends: each message keeps its own send's fields when the sends of one batch differ", async () => {
+    const accountId = await createSendingAccount();
+    const keyId = await keyOf(accountId);
+    await db().senderId.create({ data: { accountId, name: "OTHER", nameKey: "OTHER", status: "approved" } });
+    const sendAt = new Date(Date.now() + 3_600_000);
+    const batch = [
+      prepared(accountId, keyId, 1),
+      prepared(accountId, keyId, 1, { senderName: "OTHER", body: "Another body", webhookUrl: "https://example.com/hook" }),
+      prepared(accountId, keyId, 1, { control: { priority: "high", sendAt: null, validityPeriod: 600 } }),
+      prepared(accountId, keyId, 1, { control: { priority: "normal", sendAt, validityPeriod: 120 }, userId: null, actor: "user:someone" }),
+    ];
+    const outcomes = await getStores().messages.commitSends(batch, priceSend);
+    const ids = outcomes.map((outcome) => accepted(outcome).messages[0].id);
+    const rows = await db().message.findMany({ where: { id: { in: ids } } });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const [plain, other, urgent, scheduled] = ids.map((id) => byId.get(id)!);
+
+    expect(plain).toMatchObject({ senderId: SENDER, body: "Store contract", webhookUrl: null, priority: "normal", status: "enqueued" });
+    expect(plain).toMatchObject({ sendAt: null, validityPeriod: null, expiresAt: null, apiKeyId: keyId });
+    expect(other).toMatchObject({ senderId: "OTHER", body: "Another body", webhookUrl: "https://example.com/hook", priority: "normal" });
+    expect(urgent).toMatchObject({ priority: "high", status: "enqueued", validityPeriod: 600 });
+    expect(urgent.expiresAt!.getTime()).toBe(urgent.createdAt.getTime() + 600_000);
+    expect(urgent.nextAttemptAt.getTime()).toBe(urgent.createdAt.getTime());
+    expect(scheduled).toMatchObject({ status: "created", validityPeriod: 120, sendAt });
+    expect(scheduled.nextAttemptAt).toEqual(sendAt);
+    expect(scheduled.expiresAt!.getTime()).toBe(sendAt.getTime() + 120_000);
+    for (const [index, id] of ids.entries()) {
+      expect(byId.get(id)!.turnAt!.getTime()).toBe(accepted(outcomes[index]).messages[0].turnAt);
+    }
+    const holds = await db().ledgerEntry.findMany({ where: { messageId: { in: ids } } });
+    expect(new Map(holds.map((hold) => [hold.messageId, hold.actor])).get(scheduled.id)).toBe("user:someone");
+    expect(holds.filter((hold) => hold.actor === `key:${keyId}`)).toHaveLength(3);
+  });
+
   it("readMessages: found in the key's account and mode only, refused for an unusable key", async () => {
     const accountId = await createSendingAccount();
     const otherAccount = await createSendingAccount(1_000_000n, "Other");

@@ -110,8 +110,11 @@ async function readSendingAccounts(database: Sql, sends: PreparedSend[], now: Da
  * only when no other request holds it (one still running is waited for). The last SELECT divides by
  * zero unless every key was usable, every hold landed and every Idempotency-Key was claimed, which
  * fails the statement and so undoes every row it wrote. Row-wise values travel as one array per
- * column, so the text is the same for any batch; the message rows name their send by its position,
- * and each ledger row's balance after it is an offset from its account's balance after the hold.
+ * column, so the text is the same for any batch. What sends share (account, key, sender, terms) travels
+ * once per distinct send profile; the sends name their profile, and the message rows their send, by
+ * position. A message's turn travels in epoch milliseconds; its status, next attempt and expiry follow
+ * from its send_at in SQL. Each ledger row's balance after it is an offset from its account's balance
+ * after the hold.
  */
 const WRITE_SENDS = `
 WITH usable_keys AS (
@@ -135,15 +138,21 @@ WITH usable_keys AS (
     "responseBody" = excluded."responseBody", "createdAt" = excluded."createdAt", "expiresAt" = excluded."expiresAt"
   WHERE "IdempotencyKey"."expiresAt" <= CAST(:at AS TIMESTAMP(3))
   RETURNING 1
+), profiles AS (
+  SELECT * FROM unnest(CAST(:accountIds AS TEXT[]), CAST(:apiKeyIds AS TEXT[]), CAST(:userIds AS TEXT[]), CAST(:actors AS TEXT[]),
+      CAST(:currencies AS TEXT[]), CAST(:tests AS BOOLEAN[]), CAST(:senderIds AS TEXT[]), CAST(:webhookUrls AS TEXT[]),
+      CAST(:priorities AS TEXT[]), CAST(:validityPeriods AS INTEGER[]))
+    WITH ORDINALITY AS p(account_id, api_key_id, user_id, actor, currency, test, sender_id, webhook_url, priority, validity_period, n)
 ), sends AS (
-  SELECT * FROM unnest(CAST(:accountIds AS TEXT[]), CAST(:apiKeyIds AS TEXT[]), CAST(:userIds AS TEXT[]), CAST(:bulkSendIds AS TEXT[]),
-      CAST(:bodies AS TEXT[]), CAST(:senderIds AS TEXT[]), CAST(:currencies AS TEXT[]), CAST(:segments AS INTEGER[]),
-      CAST(:encodings AS TEXT[]), CAST(:statuses AS TEXT[]), CAST(:webhookUrls AS TEXT[]), CAST(:tests AS BOOLEAN[]),
-      CAST(:nextAttemptAts AS TIMESTAMP(3)[]), CAST(:priorities AS TEXT[]), CAST(:sendAts AS TIMESTAMP(3)[]),
-      CAST(:validityPeriods AS INTEGER[]), CAST(:expiresAts AS TIMESTAMP(3)[]), CAST(:actors AS TEXT[]),
-      CAST(:totals AS INTEGER[]), CAST(:charges AS BIGINT[]))
-    WITH ORDINALITY AS s(account_id, api_key_id, user_id, bulk_send_id, body, sender_id, currency, segments, encoding, status,
-      webhook_url, test, next_attempt_at, priority, send_at, validity_period, expires_at, actor, total, charge, n)
+  SELECT p.account_id, p.api_key_id, p.user_id, p.actor, p.currency, p.test, p.sender_id, p.webhook_url, p.priority, p.validity_period,
+    s.bulk_send_id, s.body, s.segments, s.encoding, s.send_at, s.total, s.charge, s.n,
+    CASE WHEN s.send_at IS NULL THEN '${MessageStatus.enqueued}' ELSE '${MessageStatus.created}' END AS status,
+    COALESCE(s.send_at, CAST(:at AS TIMESTAMP(3))) AS next_attempt_at,
+    COALESCE(s.send_at, CAST(:at AS TIMESTAMP(3))) + p.validity_period * INTERVAL '1 second' AS expires_at
+  FROM unnest(CAST(:profileNumbers AS INTEGER[]), CAST(:bulkSendIds AS TEXT[]), CAST(:bodies AS TEXT[]), CAST(:segments AS INTEGER[]),
+      CAST(:encodings AS TEXT[]), CAST(:sendAts AS TIMESTAMP(3)[]), CAST(:totals AS INTEGER[]), CAST(:charges AS BIGINT[]))
+    WITH ORDINALITY AS s(profile_n, bulk_send_id, body, segments, encoding, send_at, total, charge, n)
+    JOIN profiles p ON p.n = s.profile_n
 ), bulk AS (
   INSERT INTO "BulkSend" ("id", "accountId", "apiKeyId", "body", "senderId", "webhookUrl", "total", "charge", "currency", "test", "createdAt")
   SELECT s.bulk_send_id, s.account_id, s.api_key_id, s.body, s.sender_id, s.webhook_url, s.total, s.charge, s.currency, s.test,
@@ -155,9 +164,10 @@ WITH usable_keys AS (
     "validityPeriod", "expiresAt", "id", "to", "operator", "charge", "turnAt")
   SELECT s.account_id, s.api_key_id, s.user_id, s.bulk_send_id, s.body, s.sender_id, s.currency, s.segments, s.encoding,
     s.status, '', s.webhook_url, s.test, s.next_attempt_at, CAST(:at AS TIMESTAMP(3)), CAST(:at AS TIMESTAMP(3)), CAST(:at AS TIMESTAMP(3)),
-    s.priority, s.send_at, s.validity_period, s.expires_at, m.id, m."to", m.operator, m.charge, m.turn_at
+    s.priority, s.send_at, s.validity_period, s.expires_at, m.id, m."to", m.operator, m.charge,
+    TIMESTAMP '1970-01-01 00:00:00' + m.turn_ms * INTERVAL '1 millisecond'
   FROM unnest(CAST(:sendNumbers AS INTEGER[]), CAST(:ids AS TEXT[]), CAST(:tos AS TEXT[]), CAST(:operators AS TEXT[]),
-      CAST(:messageCharges AS BIGINT[]), CAST(:turnAts AS TIMESTAMP(3)[])) AS m(send_n, id, "to", operator, charge, turn_at)
+      CAST(:messageCharges AS BIGINT[]), CAST(:turnAts AS BIGINT[])) AS m(send_n, id, "to", operator, charge, turn_ms)
     JOIN sends s ON s.n = m.send_n
 ), ledger AS (
   INSERT INTO "LedgerEntry" ("accountId", "kind", "amount", "balanceAfter", "messageId", "bulkSendId", "actor", "createdAt")
@@ -232,6 +242,7 @@ function writeSendsParams(accepted: Accepted[], now: Date): Record<string, unkno
     claims.map((entry) => value(entry, entry.send.idempotency!));
   const responses = claims.map(({ send, result }) => send.idempotency!.response(result));
   const keyIds = [...new Set(accepted.flatMap(({ send }) => send.apiKeyId ?? []))];
+  const { profileColumns, profileNumbers } = sendProfiles(accepted);
   return {
     at,
     keyIds,
@@ -246,24 +257,13 @@ function writeSendsParams(accepted: Accepted[], now: Date): Record<string, unkno
     claimBodies: responses.map((response) => response.body),
     claimExpiresAts: claimColumn((_, record) => toDbTime(new Date(now.getTime() + record.keptForMs))),
     claimCount: claims.length,
-    accountIds: sendColumn(({ send }) => send.accountId),
-    apiKeyIds: sendColumn(({ send }) => send.apiKeyId),
-    userIds: sendColumn(({ send }) => send.userId),
+    ...profileColumns,
+    profileNumbers,
     bulkSendIds: sendColumn(({ result }) => result.bulkSendId),
     bodies: sendColumn(({ send }) => send.body),
-    senderIds: sendColumn(({ send }) => send.senderName),
-    currencies: sendColumn(({ result }) => result.currency),
     segments: sendColumn(({ send }) => send.segments),
     encodings: sendColumn(({ send }) => send.encoding),
-    statuses: sendColumn(({ send }) => (send.control.sendAt ? MessageStatus.created : MessageStatus.enqueued)),
-    webhookUrls: sendColumn(({ send }) => send.webhookUrl),
-    tests: sendColumn(({ send }) => send.test),
-    nextAttemptAts: sendColumn(({ send }) => time(send.control.sendAt) ?? at),
-    priorities: sendColumn(({ send }) => send.control.priority),
     sendAts: sendColumn(({ send }) => time(send.control.sendAt)),
-    validityPeriods: sendColumn(({ send }) => send.control.validityPeriod),
-    expiresAts: sendColumn(({ result }) => time(result.messages[0]?.expiresAt ?? null)),
-    actors: sendColumn(({ send }) => send.actor),
     totals: sendColumn(({ result }) => result.messages.length),
     charges: sendColumn(({ result }) => result.charge.toString()),
     sendNumbers: messageColumn(({ sendNumber }) => sendNumber),
@@ -271,8 +271,56 @@ function writeSendsParams(accepted: Accepted[], now: Date): Record<string, unkno
     tos: messageColumn(({ message }) => message.to),
     operators: messageColumn(({ message }) => message.operator),
     messageCharges: messageColumn(({ message }) => message.charge.toString()),
-    turnAts: messageColumn(({ message }) => toDbTime(new Date(message.turnAt))),
+    turnAts: messageColumn(({ message }) => message.turnAt),
     afterFinal: afterFinal.map(String),
+  };
+}
+
+/** What a send shares with others of its kind; a batch's sends usually share one. */
+type SendProfile = Pick<PreparedSend, "accountId" | "apiKeyId" | "userId" | "actor" | "test" | "senderName" | "webhookUrl"> &
+  Pick<PreparedSend["control"], "priority" | "validityPeriod"> & { currency: string };
+
+/** The batch's distinct send profiles, one array per column, and each send's profile by its position. */
+function sendProfiles(accepted: Accepted[]) {
+  const numbers = new Map<string, number>();
+  const profiles: SendProfile[] = [];
+  const profileNumbers = accepted.map(({ send, result }) => {
+    const profile: SendProfile = {
+      accountId: send.accountId,
+      apiKeyId: send.apiKeyId,
+      userId: send.userId,
+      actor: send.actor,
+      currency: result.currency,
+      test: send.test,
+      senderName: send.senderName,
+      webhookUrl: send.webhookUrl,
+      priority: send.control.priority,
+      validityPeriod: send.control.validityPeriod,
+    };
+    const key = JSON.stringify(Object.values(profile));
+    let number = numbers.get(key);
+    if (number === undefined) {
+      profiles.push(profile);
+      number = profiles.length;
+      numbers.set(key, number);
+    }
+    return number;
+  });
+  const column = <K extends keyof SendProfile>(name: K) => profiles.map((profile) => profile[name]);
+  return {
+    profileNumbers,
+    profileColumns: {
+      accountIds: column("accountId"),
+      apiKeyIds: column("apiKeyId"),
+      userIds: column("userId"),
+      actors: column("actor"),
+      currencies: column("currency"),
+      tests: column("test"),
+      senderIds: column("senderName"),
+      webhookUrls: column("webhookUrl"),
+      priorities: column("priority"),
+      validityPeriods: column("validityPeriod"),
+    },
   };
 }
 
