@@ -6,17 +6,20 @@
 // receipts of those acceptances, summed over every worker (./hour-stats.ts). Queue depth and the
 // message first in line (per priority) are read from the messages themselves, the same for every
 // worker.
+import { z } from "zod";
 import { sql } from "@/lib/db/client";
 import { highTurnsBefore } from "@/lib/messages/queue-turns";
-import { fromDbTime, fromDbTimeOrNull, toDbTime } from "@/lib/db/sql";
+import { toDbTime } from "@/lib/db/sql";
+import { parseOneOf, parseRowOrNull, parseRows } from "@/lib/db/stores/shared/rows";
 import { operators, type Operator } from "@/lib/carriers/operators";
 import { priorities, type Priority } from "@/lib/model/sends";
-import type { BindRole } from "@/lib/smpp/carrier-config";
+import { bindRoles, type BindRole } from "@/lib/smpp/carrier-config";
 import { listCarrierPauses } from "@/lib/carriers/carrier-pauses";
 import { latencyQuantileMs, mergeMinutes, receiptsAwaited, type MinuteStats } from "./hour-stats";
 
 /** bound, binding and backing-off come from the connection; paused and down are the dispatcher's view. */
-export type LinkStateName = "bound" | "binding" | "backing-off" | "paused" | "down" | "stopped";
+export const linkStates = ["bound", "binding", "backing-off", "paused", "down", "stopped"] as const;
+export type LinkStateName = (typeof linkStates)[number];
 
 export type LinkReport = {
   operator: Operator;
@@ -126,26 +129,30 @@ export async function readQueueStats(): Promise<Map<Operator, QueueStats>> {
   const highBefore = toDbTime(highTurnsBefore(Date.now()));
   const turnsOf: Record<Priority, string> = { high: `"turnAt" < ?`, normal: `"turnAt" >= ?` };
   for (const operator of operators) {
-    const counted = await database.get<{ high: unknown; depth: unknown }>(
-      `SELECT COUNT(*) AS "depth", COALESCE(SUM(CASE WHEN "turnAt" < ? THEN 1 ELSE 0 END), 0) AS "high"
-       FROM "Message" WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ?`,
-      [highBefore, operator, false],
+    // A COUNT always returns its one row.
+    const [counted] = parseRows(
+      await database.all(
+        `SELECT COUNT(*) AS "depth", COALESCE(SUM(CASE WHEN "turnAt" < ? THEN 1 ELSE 0 END), 0) AS "high"
+         FROM "Message" WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ?`,
+        [highBefore, operator, false],
+      ),
+      { depth: "integer", high: "integer" },
     );
-    const high = Number(counted?.high ?? 0);
-    const depths: Record<Priority, number> = { high, normal: Number(counted?.depth ?? 0) - high };
-    const byPriority = {} as Record<Priority, PriorityQueueStats>;
-    for (const priority of priorities) {
+    const depths: Record<Priority, number> = { high: counted.high, normal: counted.depth - counted.high };
+    const statsOf = async (priority: Priority): Promise<PriorityQueueStats> => {
       const depth = depths[priority];
-      const first =
-        depth === 0
-          ? undefined
-          : await database.get<{ receivedAt: unknown }>(
-              `SELECT "receivedAt" FROM "Message"
-               WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ? AND ${turnsOf[priority]} ORDER BY "turnAt" LIMIT 1`,
-              [operator, false, highBefore],
-            );
-      byPriority[priority] = { depth, oldestReceivedAt: fromDbTimeOrNull(first?.receivedAt) };
-    }
+      if (depth === 0) return { depth, oldestReceivedAt: null };
+      const first = parseRowOrNull(
+        await database.get(
+          `SELECT "receivedAt" FROM "Message"
+           WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ? AND ${turnsOf[priority]} ORDER BY "turnAt" LIMIT 1`,
+          [operator, false, highBefore],
+        ),
+        { receivedAt: "time" },
+      );
+      return { depth, oldestReceivedAt: first?.receivedAt ?? null };
+    };
+    const byPriority: Record<Priority, PriorityQueueStats> = { high: await statsOf("high"), normal: await statsOf("normal") };
     const firstInLine = priorities
       .map((priority) => byPriority[priority].oldestReceivedAt?.getTime())
       .filter((at): at is number => at !== undefined);
@@ -158,28 +165,38 @@ export async function readQueueStats(): Promise<Map<Operator, QueueStats>> {
   return stats;
 }
 
+const CARRIER_LINK_ROW = {
+  owner: "text",
+  operator: "text",
+  bind: "text",
+  role: "text",
+  active: "boolean",
+  state: "text",
+  since: "time",
+  nextTryAt: "time?",
+  host: "text",
+  windowUsed: "integer",
+  windowSize: "integer",
+  tps: "integer",
+  sentLastMinute: "integer",
+  minutes: "text",
+  updatedAt: "time",
+} as const;
+
 /** The binds every worker reported recently, per worker the primary before its standbys. */
 async function readFreshBinds(now: Date): Promise<CarrierBind[]> {
-  const rows = await sql().all<Record<string, unknown>>(
-    `SELECT * FROM "CarrierLink" WHERE "updatedAt" >= ? ORDER BY "operator", "owner", "id"`,
-    [toDbTime(new Date(now.getTime() - LINK_REPORT_STALE_MS))],
+  const rows = parseRows(
+    await sql().all(`SELECT * FROM "CarrierLink" WHERE "updatedAt" >= ? ORDER BY "operator", "owner", "id"`, [
+      toDbTime(new Date(now.getTime() - LINK_REPORT_STALE_MS)),
+    ]),
+    CARRIER_LINK_ROW,
   );
   const binds: CarrierBind[] = rows.map((row) => ({
-    owner: String(row.owner),
-    operator: row.operator as Operator,
-    bind: String(row.bind),
-    role: row.role as BindRole,
-    active: row.active === true || Number(row.active) === 1,
-    state: row.state as LinkStateName,
-    since: fromDbTime(row.since),
-    nextTryAt: fromDbTimeOrNull(row.nextTryAt),
-    host: String(row.host),
-    windowUsed: Number(row.windowUsed),
-    windowSize: Number(row.windowSize),
-    tps: Number(row.tps),
-    sentLastMinute: Number(row.sentLastMinute),
+    ...row,
+    operator: parseOneOf(row.operator, operators, "operator"),
+    role: parseOneOf(row.role, bindRoles, "role"),
+    state: parseOneOf(row.state, linkStates, "state"),
     minutes: parseMinutes(row.minutes, now.getTime()),
-    updatedAt: fromDbTime(row.updatedAt),
   }));
   return binds.sort(
     (a, b) => a.operator.localeCompare(b.operator) || a.owner.localeCompare(b.owner) || ROLE_ORDER[a.role] - ROLE_ORDER[b.role],
@@ -219,7 +236,7 @@ export async function readCarrierOverview(now = new Date()): Promise<CarrierOver
         sent: hourly((stats) => stats.sent),
         errors: hourly((stats) => stats.errors),
         throttled: hourly((stats) => stats.throttled),
-        delivered: hourly((stats) => stats.delivered ?? 0),
+        delivered: hourly((stats) => stats.delivered),
         submitP50Ms: latencyQuantileMs(minutes, 0.5),
         submitP95Ms: latencyQuantileMs(minutes, 0.95),
         receiptP50Ms: latencyQuantileMs(minutes, 0.5, "receiptLatency"),
@@ -231,15 +248,31 @@ export async function readCarrierOverview(now = new Date()): Promise<CarrierOver
   });
 }
 
-/** The stored minutes of a bind, only those of the last hour; a malformed value reads as none. */
-function parseMinutes(value: unknown, now = Date.now()): MinuteStats[] {
+const minuteStats = z.object({
+  minute: z.number(),
+  sent: z.number(),
+  errors: z.number(),
+  throttled: z.number(),
+  latency: z.array(z.number()),
+  delivered: z.number().default(0),
+  receiptLatency: z.array(z.number()).default([]),
+  receipted: z.number().default(0),
+});
+
+/** The stored minutes of a bind, only those of the last hour; a malformed minute reads as none. */
+function parseMinutes(value: string, now = Date.now()): MinuteStats[] {
+  const from = Math.floor(now / 60_000) - 59;
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(String(value ?? "[]"));
-    const from = Math.floor(now / 60_000) - 59;
-    return Array.isArray(parsed) ? (parsed as MinuteStats[]).filter((stats) => Number(stats?.minute) >= from) : [];
+    parsed = JSON.parse(value);
   } catch {
     return [];
   }
+  if (!Array.isArray(parsed)) return [];
+  return parsed.flatMap((entry) => {
+    const minute = minuteStats.safeParse(entry);
+    return minute.success && minute.data.minute >= from ? [minute.data] : [];
+  });
 }
 
 /** Per worker, the cap of the binds in use (binds used together share one; a standby standing by adds none), summed. */

@@ -29,6 +29,7 @@ import {
   removeLinkReports,
   writeLinkReports,
   type LinkReport,
+  linkStates,
   type LinkStateName,
 } from "./carrier-links";
 
@@ -65,7 +66,6 @@ export type DispatcherOptions = {
   queueSweepMs?: number;
 };
 
-const LINK_STATES: LinkStateName[] = ["bound", "binding", "backing-off", "paused", "down", "stopped"];
 const MAX_CLAIM = 500;
 /** Claims held in memory, at most the carrier's cap sends over this long. */
 const CLAIM_AHEAD_MS = 250;
@@ -428,7 +428,7 @@ export class Dispatcher {
           const labels = { operator: report.operator, bind: report.bind, role: report.role };
           m.carrierBindUp.set(labels, this.isBound(report) ? 1 : 0);
           m.carrierBindActive.set(labels, report.active ? 1 : 0);
-          for (const state of LINK_STATES) m.carrierBindState.set({ ...labels, state }, state === report.state ? 1 : 0);
+          for (const state of linkStates) m.carrierBindState.set({ ...labels, state }, state === report.state ? 1 : 0);
           m.carrierWindowUsed.set(labels, report.windowUsed);
           m.carrierWindowSize.set(labels, report.windowSize);
           m.carrierSentLastMinute.set(labels, report.sentLastMinute);

@@ -128,9 +128,9 @@ export function mergeMinutes(lists: MinuteStats[][]): MinuteStats[] {
     into.errors += stats.errors;
     into.throttled += stats.throttled;
     stats.latency.forEach((count, index) => (into.latency[index] += count));
-    into.delivered += stats.delivered ?? 0;
-    stats.receiptLatency?.forEach((count, index) => (into.receiptLatency[index] += count));
-    into.receipted += stats.receipted ?? 0;
+    into.delivered += stats.delivered;
+    stats.receiptLatency.forEach((count, index) => (into.receiptLatency[index] += count));
+    into.receipted += stats.receipted;
     merged.set(stats.minute, into);
   }
   return [...merged.values()].sort((a, b) => a.minute - b.minute);

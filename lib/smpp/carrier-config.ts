@@ -24,7 +24,8 @@ export type CarrierConfig = {
 };
 
 /** primary: the carrier's only bind, or the one a standby stands in for; shared: one of binds used together. */
-export type BindRole = "primary" | "standby" | "shared";
+export const bindRoles = ["primary", "standby", "shared"] as const;
+export type BindRole = (typeof bindRoles)[number];
 
 export type CarrierBinds = {
   operator: Operator;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
-import { readCarrierOverview } from "@/lib/delivery/carrier-links";
+import { readCarrierOverview, writeLinkReports, type LinkReport } from "@/lib/delivery/carrier-links";
 import { pauseCarrier, resumeCarrier } from "@/lib/carriers/carrier-pauses";
 import { metrics } from "@/lib/metrics";
 import { claimMessages } from "@/lib/delivery/claim-messages";
@@ -236,6 +236,49 @@ describe("carrier links", () => {
     }
     // A stopped worker's binds are no longer reported.
     expect((await carrier("econet")).binds).toHaveLength(0);
+  });
+
+  it("reads a report's minutes of the last hour, each as stored or as none when it is malformed", async () => {
+    const now = new Date();
+    const minute = Math.floor(now.getTime() / 60_000);
+    const report: LinkReport = {
+      operator: "netone",
+      bind: "reports.example:2775",
+      role: "primary",
+      active: true,
+      state: "bound",
+      since: now,
+      nextTryAt: null,
+      host: "reports.example:2775",
+      windowUsed: 1,
+      windowSize: 10,
+      tps: 100,
+      sentLastMinute: 3,
+      minutes: [],
+    };
+    await writeLinkReports("report-reader", [report], now);
+    const full = { minute, sent: 3, errors: 1, throttled: 0, latency: [3], delivered: 2, receiptLatency: [2], receipted: 2 };
+    const stored = [
+      full,
+      { minute: minute - 1, sent: 4, errors: 0, throttled: 1, latency: [4] }, // written before receipts were counted
+      { minute: minute - 2, sent: "many" }, // malformed
+      { ...full, minute: minute - 90 }, // older than an hour
+    ];
+    await db().carrierLink.updateMany({ where: { owner: "report-reader" }, data: { minutes: JSON.stringify(stored) } });
+    try {
+      const [bind] = (await carrier("netone")).binds.filter((entry) => entry.owner === "report-reader");
+      expect(bind).toMatchObject({ role: "primary", state: "bound", active: true, windowSize: 10, tps: 100 });
+      expect(bind.minutes).toEqual([full, { ...stored[1], delivered: 0, receiptLatency: [], receipted: 0 }]);
+
+      await db().carrierLink.updateMany({ where: { owner: "report-reader" }, data: { minutes: "not json" } });
+      expect((await carrier("netone")).binds.find((entry) => entry.owner === "report-reader")!.minutes).toEqual([]);
+
+      // A row this version cannot read fails loudly, naming the column, rather than showing a guess.
+      await db().carrierLink.updateMany({ where: { owner: "report-reader" }, data: { state: "sleeping" } });
+      await expect(carrier("netone")).rejects.toThrow(/column state/);
+    } finally {
+      await db().carrierLink.deleteMany({ where: { owner: "report-reader" } });
+    }
   });
 
   it("puts a claimed message that never left back in the queue without counting the attempt", async () => {

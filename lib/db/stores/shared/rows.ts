@@ -47,6 +47,13 @@ export function parseRowOrNull<S extends RowShape>(row: Row | undefined, shape: 
   return row ? parseRow(row, shape) : null;
 }
 
+/** A text column's value as one of `allowed`; throws naming the column when it is not. */
+export function parseOneOf<T extends string>(value: string, allowed: readonly T[], column: string): T {
+  const found = allowed.find((candidate) => candidate === value);
+  if (found === undefined) throw new TypeError(`column ${column}: expected one of ${allowed.join(", ")}, got ${value}`);
+  return found;
+}
+
 function parseColumn(row: Row, column: string, type: ColumnType): unknown {
   const value = row[column];
   if (type.endsWith("?") && (value === null || value === undefined)) return null;
