@@ -3,7 +3,8 @@
 // the password) until the oldest counted failure ages out. A successful sign-in clears the email's
 // failures, never the address's.
 import { sql } from "@/lib/db/client";
-import { fromDbTime, toDbTime } from "@/lib/db/sql";
+import { toDbTime } from "@/lib/db/sql";
+import { parseRows } from "@/lib/db/stores/shared/rows";
 
 export const LOGIN_WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES_PER_EMAIL = 5;
@@ -21,12 +22,15 @@ export async function loginRetryAfterSeconds(email: string, address: string | nu
   const since = toDbTime(new Date(now.getTime() - LOGIN_WINDOW_MS));
   let waitMs = 0;
   for (const { subject, limit } of subjects(email, address)) {
-    const recent = await sql().all<{ createdAt: unknown }>(
-      `SELECT "createdAt" FROM "LoginAttempt" WHERE "subject" = ? AND "createdAt" > ? ORDER BY "createdAt" DESC LIMIT ${limit}`,
-      [subject, since],
+    const recent = parseRows(
+      await sql().all(
+        `SELECT "createdAt" FROM "LoginAttempt" WHERE "subject" = ? AND "createdAt" > ? ORDER BY "createdAt" DESC LIMIT ${limit}`,
+        [subject, since],
+      ),
+      { createdAt: "time" },
     );
     if (recent.length < limit) continue;
-    const oldestCounted = fromDbTime(recent[recent.length - 1].createdAt).getTime();
+    const oldestCounted = recent[recent.length - 1].createdAt.getTime();
     waitMs = Math.max(waitMs, oldestCounted + LOGIN_WINDOW_MS - now.getTime());
   }
   return Math.ceil(waitMs / 1000);

@@ -4,12 +4,15 @@
 import { sql } from "@/lib/db/client";
 import { dayOfColumn, toDbTime } from "@/lib/db/sql";
 import { operators, type Operator } from "@/lib/carriers/operators";
+import { parseOneOf, parseRows } from "@/lib/db/stores/shared/rows";
 import { isTestView, type ViewMode } from "./view-mode";
 
 export const STATS_DAYS = 14;
 
 export type DayStats = { day: string; delivered: number; sent: number; failed: number; inFlight: number; spend: bigint };
 export type CarrierStats = { operator: Operator; delivered: number; final: number };
+/** Where a message stands in the day's counts. */
+const OUTCOMES = ["delivered", "sent", "failed", "inFlight"] as const;
 export type AccountStats = { days: DayStats[]; carriers: CarrierStats[]; totals: { messages: number; delivered: number; spend: bigint } };
 
 function dayOf(column: string): string {
@@ -32,7 +35,7 @@ export async function getAccountStats(accountId: string, mode: ViewMode, now = n
   const since = toDbTime(new Date(`${days[0]}T00:00:00Z`));
   const outcome = `CASE WHEN "status" = 'failed' THEN 'failed' WHEN "deliveredAt" IS NOT NULL THEN 'delivered' WHEN "status" = 'success' THEN 'sent' ELSE 'inFlight' END`;
   const [messages, spend] = await Promise.all([
-    sql().all<{ day: string; operator: string; outcome: keyof Omit<DayStats, "day" | "spend">; count: number | string }>(
+    sql().all(
       `SELECT ${dayOf(`"createdAt"`)} AS "day", "operator", ${outcome} AS "outcome", COUNT(*) AS "count"
        FROM "Message" WHERE "accountId" = ? AND "createdAt" >= ? AND "test" = ?
        GROUP BY ${dayOf(`"createdAt"`)}, "operator", ${outcome}`,
@@ -40,7 +43,7 @@ export async function getAccountStats(accountId: string, mode: ViewMode, now = n
     ),
     isTestView(mode)
       ? []
-      : sql().all<{ day: string; spent: number | string }>(
+      : sql().all(
           `SELECT ${dayOf(`"createdAt"`)} AS "day", -SUM("amount") AS "spent"
        FROM "LedgerEntry" WHERE "accountId" = ? AND "createdAt" >= ? AND "kind" IN ('hold', 'release')
        GROUP BY ${dayOf(`"createdAt"`)}`,
@@ -49,19 +52,20 @@ export async function getAccountStats(accountId: string, mode: ViewMode, now = n
   ]);
   const byDay = new Map(days.map((day) => [day, { day, delivered: 0, sent: 0, failed: 0, inFlight: 0, spend: 0n } as DayStats]));
   const carriers = new Map(operators.map((operator) => [operator, { operator, delivered: 0, final: 0 } as CarrierStats]));
-  for (const row of messages) {
-    const count = Number(row.count);
+  for (const row of parseRows(messages, { day: "text", operator: "text", outcome: "text", count: "integer" })) {
+    const { count } = row;
+    const outcome = parseOneOf(row.outcome, OUTCOMES, "outcome");
     const day = byDay.get(row.day);
-    if (day) day[row.outcome] += count;
-    const carrier = carriers.get(row.operator as Operator);
-    if (carrier && row.outcome !== "inFlight") {
+    if (day) day[outcome] += count;
+    const carrier = carriers.get(parseOneOf(row.operator, operators, "operator"));
+    if (carrier && outcome !== "inFlight") {
       carrier.final += count;
-      if (row.outcome === "delivered") carrier.delivered += count;
+      if (outcome === "delivered") carrier.delivered += count;
     }
   }
-  for (const row of spend) {
+  for (const row of parseRows(spend, { day: "text", spent: "bigint" })) {
     const day = byDay.get(row.day);
-    if (day) day.spend = BigInt(row.spent ?? 0);
+    if (day) day.spend = row.spent;
   }
   const dayStats = [...byDay.values()];
   return {

@@ -3,6 +3,7 @@
 // unless every row is asked for; single sends, credits and adjustments keep their own rows.
 import { z } from "zod";
 import { db, sql } from "@/lib/db/client";
+import { parseRows } from "@/lib/db/stores/shared/rows";
 import type { Prisma } from "@/lib/db/generated/sqlite";
 import { csvLine } from "@/lib/csv";
 import { formatAmount } from "@/lib/money";
@@ -83,14 +84,15 @@ const NOT_OF_A_BULK: Prisma.LedgerEntryWhereInput = {
 
 async function refundsOf(bulkSendIds: string[]): Promise<Map<string, { count: number; amount: bigint }>> {
   if (bulkSendIds.length === 0) return new Map();
-  const rows = await sql().all<{ bulkSendId: string; count: number | string; amount: number | string | bigint | null }>(
+  const rows = await sql().all(
     `SELECT m."bulkSendId" AS "bulkSendId", COUNT(*) AS "count", SUM(l."amount") AS "amount"
      FROM "LedgerEntry" l JOIN "Message" m ON m."id" = l."messageId"
      WHERE l."kind" = 'release' AND m."bulkSendId" IN (${bulkSendIds.map(() => "?").join(", ")})
      GROUP BY m."bulkSendId"`,
     bulkSendIds,
   );
-  return new Map(rows.map((row) => [row.bulkSendId, { count: Number(row.count), amount: BigInt(String(row.amount ?? 0)) }]));
+  const refunds = parseRows(rows, { bulkSendId: "text", count: "integer", amount: "bigint" });
+  return new Map(refunds.map(({ bulkSendId, count, amount }) => [bulkSendId, { count, amount }]));
 }
 
 async function bulkGroups(accountId: string, filters: LedgerFilters): Promise<LedgerBulkGroup[]> {

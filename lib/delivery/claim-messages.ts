@@ -54,7 +54,7 @@ export async function releaseLeases(owner: string, now = new Date()): Promise<nu
   const params = [toDbTime(now), toDbTime(now), owner];
   if (!(await statusEventsWanted())) return sql().run(text, params);
   return sql().transaction(async (tx) => {
-    const rows = await tx.all<{ id: string; accountId: string }>(`${text} RETURNING "id", "accountId"`, params);
+    const rows = parseRows(await tx.all(`${text} RETURNING "id", "accountId"`, params), { id: "text", accountId: "text" });
     await queueStatusChangesOf(tx, rows, now);
     return rows.length;
   });

@@ -7,7 +7,7 @@ import { SQL_STATUS, statusList, MessageStatus } from "@/lib/model/message-statu
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { sql } from "@/lib/db/client";
 import { inList } from "@/lib/db/batch-lists";
-import { parseId, parseMessageRow } from "@/lib/db/stores/shared/rows";
+import { parseId, parseMessageRow, parseRows } from "@/lib/db/stores/shared/rows";
 import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
 import { queueStatusChangesOf, statusEventsWanted } from "@/lib/webhooks/status-events";
 import { recordMessageEvent } from "./record-message-event";
@@ -85,7 +85,7 @@ export async function enqueueScheduledMessages(now = new Date()): Promise<number
      WHERE "status" = ${SQL_STATUS.created} AND "nextAttemptAt" <= ? AND "sendAt" IS NOT NULL`;
   if (!(await statusEventsWanted())) return sql().run(text, [at, at]);
   return sql().transaction(async (tx) => {
-    const rows = await tx.all<{ id: string; accountId: string }>(`${text} RETURNING "id", "accountId"`, [at, at]);
+    const rows = parseRows(await tx.all(`${text} RETURNING "id", "accountId"`, [at, at]), { id: "text", accountId: "text" });
     await queueStatusChangesOf(tx, rows, now);
     return rows.length;
   });

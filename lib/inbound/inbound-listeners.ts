@@ -3,7 +3,8 @@
 // listener's failure is logged and does not undo the storing or reach the carrier.
 import { logger } from "@/lib/log";
 
-export type InboundMode = "test" | "live";
+export const inboundModes = ["test", "live"] as const;
+export type InboundMode = (typeof inboundModes)[number];
 
 export type StoredInboundMessage = {
   id: string;

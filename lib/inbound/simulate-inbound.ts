@@ -3,6 +3,7 @@
 // claims it and has its test SMSC simulator originate it as a real deliver_sm over the simulated
 // carrier bind, so it is stored by the path a carrier's message takes.
 import { db, sql } from "@/lib/db/client";
+import { parseRows } from "@/lib/db/stores/shared/rows";
 import { AppError } from "@/lib/errors";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
@@ -43,9 +44,10 @@ export async function queueInboundSimulation(input: {
 
 /** Claims up to `limit` queued simulations: each is returned to one process only. */
 export async function claimInboundSimulations(limit = 20): Promise<InboundSimulationRow[]> {
-  return sql().all<InboundSimulationRow>(
+  const rows = await sql().all(
     `DELETE FROM "InboundSimulation" WHERE "id" IN (SELECT "id" FROM "InboundSimulation" ORDER BY "createdAt" LIMIT ?)
      RETURNING "id", "accountId", "from", "to", "body", "operator"`,
     [limit],
   );
+  return parseRows(rows, { id: "text", accountId: "text", from: "text", to: "text", body: "text", operator: "text" });
 }

@@ -4,11 +4,12 @@
 // identity (pduKey) was already stored within the dedupe window is a redelivery: acknowledged, not
 // stored again.
 import { sql } from "@/lib/db/client";
-import { fromDbTime, toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { parseOneOf, parseRows, type ParsedRow } from "@/lib/db/stores/shared/rows";
 import { timeOrderedUuid } from "@/lib/model/ids";
 import { decodeUserData, encodingOfDataCoding, type MobileOriginated } from "@/lib/smpp/mobile-originated";
 import { normalizeInboundNumber } from "./inbound-numbers";
-import { onInboundStored, type InboundMode, type StoredInboundMessage } from "./inbound-listeners";
+import { inboundModes, onInboundStored, type InboundMode, type StoredInboundMessage } from "./inbound-listeners";
 
 /**
  * Identical PDUs (same carrier, addresses, esm_class, data_coding and user data, UDH included) this
@@ -30,9 +31,9 @@ function address(raw: string): string {
 }
 
 async function routeTo(tx: SqlExecutor, to: string, operator: string): Promise<string | null> {
-  const rows = await tx.all<{ accountId: string; scope: string }>(
-    `SELECT "accountId", "scope" FROM "InboundNumber" WHERE "number" = ? AND "scope" IN (?, '*')`,
-    [to, operator],
+  const rows = parseRows(
+    await tx.all(`SELECT "accountId", "scope" FROM "InboundNumber" WHERE "number" = ? AND "scope" IN (?, '*')`, [to, operator]),
+    { accountId: "text", scope: "text" },
   );
   return (rows.find((row) => row.scope === operator) ?? rows[0])?.accountId ?? null;
 }
@@ -60,18 +61,31 @@ async function insertMessage(tx: SqlExecutor, message: StoredInboundMessage, pdu
   return changed > 0;
 }
 
-type PartRow = {
-  id: string;
-  pduKey: string;
-  partNumber: number;
-  total: number;
-  dataCoding: number;
-  payload: string;
-  from: string;
-  to: string;
-  operator: string;
-  mode: InboundMode;
-};
+const PART_ROW = {
+  id: "text",
+  pduKey: "text",
+  partNumber: "integer",
+  total: "integer",
+  dataCoding: "integer",
+  payload: "text",
+  from: "text",
+  to: "text",
+  operator: "text",
+  mode: "text",
+  receivedAt: "time",
+} as const;
+
+type PartRow = Omit<ParsedRow<typeof PART_ROW>, "mode"> & { mode: InboundMode };
+
+/** The group's parts not yet in a message, lowest part number first. */
+async function readWaitingParts(tx: SqlExecutor, groupKey: string): Promise<PartRow[]> {
+  const rows = await tx.all(
+    `SELECT "id", "pduKey", "partNumber", "total", "dataCoding", "payload", "from", "to", "operator", "mode", "receivedAt" FROM "InboundPart"
+     WHERE "groupKey" = ? AND "messageId" IS NULL ORDER BY "partNumber", "receivedAt"`,
+    [groupKey],
+  );
+  return parseRows(rows, PART_ROW).map((part) => ({ ...part, mode: parseOneOf(part.mode, inboundModes, "mode") }));
+}
 
 /** Joins the parts present (lowest part number first, one copy of each) into one message. */
 async function assemble(tx: SqlExecutor, parts: PartRow[], complete: boolean, receivedAt: Date): Promise<StoredInboundMessage | null> {
@@ -165,11 +179,7 @@ export async function storeMobileOriginated(input: {
       ],
     );
     if (inserted === 0) return { kind: "duplicate" };
-    const parts = await tx.all<PartRow>(
-      `SELECT "id", "pduKey", "partNumber", "total", "dataCoding", "payload", "from", "to", "operator", "mode" FROM "InboundPart"
-       WHERE "groupKey" = ? AND "messageId" IS NULL ORDER BY "partNumber", "receivedAt"`,
-      [groupKey],
-    );
+    const parts = await readWaitingParts(tx, groupKey);
     if (new Set(parts.map((part) => part.partNumber)).size < mo.part.total) return { kind: "held" };
     const message = await assemble(tx, parts, true, receivedAt);
     return message ? { kind: "stored", message } : { kind: "duplicate" };
@@ -184,21 +194,19 @@ export async function storeMobileOriginated(input: {
  */
 export async function storeOverdueParts(timeoutMs: number, now = new Date()): Promise<StoredInboundMessage[]> {
   const database = sql();
-  const groups = await database.all<{ groupKey: string }>(
-    `SELECT "groupKey" FROM "InboundPart" WHERE "messageId" IS NULL GROUP BY "groupKey" HAVING MIN("receivedAt") < ?`,
-    [toDbTime(new Date(now.getTime() - timeoutMs))],
+  const groups = parseRows(
+    await database.all(`SELECT "groupKey" FROM "InboundPart" WHERE "messageId" IS NULL GROUP BY "groupKey" HAVING MIN("receivedAt") < ?`, [
+      toDbTime(new Date(now.getTime() - timeoutMs)),
+    ]),
+    { groupKey: "text" },
   );
   const stored: StoredInboundMessage[] = [];
   for (const { groupKey } of groups) {
     const message = await database.transaction(async (tx) => {
       await lockGroup(tx, groupKey);
-      const parts = await tx.all<PartRow & { receivedAt: unknown }>(
-        `SELECT "id", "pduKey", "partNumber", "total", "dataCoding", "payload", "from", "to", "operator", "mode", "receivedAt" FROM "InboundPart"
-         WHERE "groupKey" = ? AND "messageId" IS NULL ORDER BY "partNumber", "receivedAt"`,
-        [groupKey],
-      );
+      const parts = await readWaitingParts(tx, groupKey);
       if (parts.length === 0) return null;
-      const latest = new Date(Math.max(...parts.map((part) => fromDbTime(part.receivedAt).getTime())));
+      const latest = new Date(Math.max(...parts.map((part) => part.receivedAt.getTime())));
       return assemble(tx, parts, false, latest);
     });
     if (message) {

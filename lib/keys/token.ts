@@ -5,7 +5,8 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 
-export type KeyMode = "live" | "test";
+export const keyModes = ["live", "test"] as const;
+export type KeyMode = (typeof keyModes)[number];
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 32;

@@ -1,7 +1,8 @@
 // Owners' top-up requests: what each account has asked for and how it ended, the pending ones
 // admins decide, and the one way a request leaves "pending" (a conditional update, so it happens once).
 import { db, sql } from "@/lib/db/client";
-import { fromDbTime, fromDbTimeOrNull, toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { toDbTime, type Row, type SqlExecutor } from "@/lib/db/sql";
+import { parseOneOf, parseRowOrNull, parseRows } from "@/lib/db/stores/shared/rows";
 import { AppError } from "@/lib/errors";
 
 export const TOP_UP_STATES = ["pending", "approved", "declined", "cancelled"] as const;
@@ -28,12 +29,21 @@ export type TopUpRequestRow = {
   createdAt: Date;
 };
 
-type RawTopUp = Omit<TopUpRequestRow, "amount" | "state" | "createdAt" | "decidedAt"> & {
-  amount: number | string | bigint;
-  state: string;
-  createdAt: unknown;
-  decidedAt: unknown;
-};
+const TOP_UP_ROW = {
+  id: "text",
+  accountId: "text",
+  accountName: "text",
+  amount: "bigint",
+  currency: "text",
+  reference: "text",
+  note: "text",
+  state: "text",
+  requestedBy: "text",
+  decidedBy: "text?",
+  decidedAt: "time?",
+  declineReason: "text?",
+  createdAt: "time",
+} as const;
 
 const SELECT_TOP_UPS = `
   SELECT t."id", t."accountId", a."name" AS "accountName", t."amount", t."currency", t."reference", t."note", t."state",
@@ -44,29 +54,23 @@ const SELECT_TOP_UPS = `
     LEFT JOIN "User" r ON t."requestedBy" = 'user:' || r."id"
     LEFT JOIN "User" d ON t."decidedBy" = 'user:' || d."id"`;
 
-function toRow(row: RawTopUp): TopUpRequestRow {
-  return {
-    ...row,
-    amount: BigInt(row.amount),
-    state: row.state as TopUpState,
-    createdAt: fromDbTime(row.createdAt),
-    decidedAt: fromDbTimeOrNull(row.decidedAt),
-  };
+function toTopUps(rows: readonly Row[]): TopUpRequestRow[] {
+  return parseRows(rows, TOP_UP_ROW).map((row) => ({ ...row, state: parseOneOf(row.state, TOP_UP_STATES, "state") }));
 }
 
 /** The account's most recent requests, newest first, whatever their state. */
 export async function listAccountTopUps(accountId: string): Promise<TopUpRequestRow[]> {
-  const rows = await sql().all<RawTopUp>(`${SELECT_TOP_UPS} WHERE t."accountId" = ? ORDER BY t."createdAt" DESC, t."id" DESC LIMIT ?`, [
+  const rows = await sql().all(`${SELECT_TOP_UPS} WHERE t."accountId" = ? ORDER BY t."createdAt" DESC, t."id" DESC LIMIT ?`, [
     accountId,
     ACCOUNT_TOP_UP_LIMIT,
   ]);
-  return rows.map(toRow);
+  return toTopUps(rows);
 }
 
 /** Every pending request of every account, oldest first: the admins' queue. */
 export async function listPendingTopUps(): Promise<TopUpRequestRow[]> {
-  const rows = await sql().all<RawTopUp>(`${SELECT_TOP_UPS} WHERE t."state" = 'pending' ORDER BY t."createdAt" ASC, t."id" ASC`);
-  return rows.map(toRow);
+  const rows = await sql().all(`${SELECT_TOP_UPS} WHERE t."state" = 'pending' ORDER BY t."createdAt" ASC, t."id" ASC`);
+  return toTopUps(rows);
 }
 
 export async function countPendingTopUps(): Promise<number> {
@@ -94,7 +98,7 @@ export async function settleTopUp(
     [change.state, change.actor, toDbTime(new Date()), change.declineReason ?? null, change.id],
   );
   if (changed === 0) {
-    const current = await executor.get<{ state: string }>(`SELECT "state" FROM "TopUpRequest" WHERE "id" = ?`, [change.id]);
+    const current = parseRowOrNull(await executor.get(`SELECT "state" FROM "TopUpRequest" WHERE "id" = ?`, [change.id]), { state: "text" });
     throw new AppError("CONFLICT", `This top-up request is already ${current?.state ?? "closed"}`);
   }
 }

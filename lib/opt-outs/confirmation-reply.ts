@@ -5,6 +5,7 @@
 // account's first approved sender id; an account with none gets no reply. The stop confirmation is
 // the one message that goes to a number on the list: it answers the opt-out itself.
 import { sql } from "@/lib/db/client";
+import { parseRows } from "@/lib/db/stores/shared/rows";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { acceptMessages } from "@/lib/messages/accept-messages";
@@ -16,9 +17,12 @@ export const CONFIRMATION_ACTOR = "system:opt-out-confirmation";
 /** The sender id of a reply from this inbound number: the number itself if approved, else the first approved one. */
 export async function replySenderFor(accountId: string, inboundNumber: string): Promise<string | null> {
   const keys = [senderNameKey(inboundNumber), senderNameKey(inboundNumber.replace(/^\+/, ""))];
-  const rows = await sql().all<{ name: string; nameKey: string }>(
-    `SELECT "name", "nameKey" FROM "SenderId" WHERE "accountId" = ? AND "status" = 'approved' ORDER BY COALESCE("approvedAt", "createdAt"), "createdAt", "name"`,
-    [accountId],
+  const rows = parseRows(
+    await sql().all(
+      `SELECT "name", "nameKey" FROM "SenderId" WHERE "accountId" = ? AND "status" = 'approved' ORDER BY COALESCE("approvedAt", "createdAt"), "createdAt", "name"`,
+      [accountId],
+    ),
+    { name: "text", nameKey: "text" },
   );
   return (rows.find((row) => keys.includes(row.nameKey)) ?? rows[0])?.name ?? null;
 }

@@ -3,6 +3,7 @@
 // the keyword handler reads by primary key for each inbound message that could be a keyword.
 import { sql } from "@/lib/db/client";
 import { toDbTime } from "@/lib/db/sql";
+import { parseRowOrNull } from "@/lib/db/stores/shared/rows";
 import { AppError, type FieldError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { segmentMessage, MAX_SEGMENTS } from "@/lib/messages/segments";
@@ -33,7 +34,7 @@ export const DEFAULT_SETTINGS: OptOutSettings = {
   startReply: DEFAULT_START_REPLY,
 };
 
-type SettingsRow = { stopKeywords: string; startKeywords: string; confirm: unknown; stopReply: string; startReply: string };
+const SETTINGS_ROW = { stopKeywords: "text", startKeywords: "text", confirm: "boolean", stopReply: "text", startReply: "text" } as const;
 
 function words(text: string): string[] {
   return text.split(" ").filter(Boolean);
@@ -41,15 +42,18 @@ function words(text: string): string[] {
 
 /** The account's settings; the defaults when it never saved any. */
 export async function readOptOutSettings(accountId: string): Promise<OptOutSettings> {
-  const row = await sql().get<SettingsRow>(
-    `SELECT "stopKeywords", "startKeywords", "confirm", "stopReply", "startReply" FROM "OptOutSettings" WHERE "accountId" = ?`,
-    [accountId],
+  const row = parseRowOrNull(
+    await sql().get(
+      `SELECT "stopKeywords", "startKeywords", "confirm", "stopReply", "startReply" FROM "OptOutSettings" WHERE "accountId" = ?`,
+      [accountId],
+    ),
+    SETTINGS_ROW,
   );
   if (!row) return { ...DEFAULT_SETTINGS };
   return {
     stopKeywords: words(row.stopKeywords),
     startKeywords: words(row.startKeywords),
-    confirm: row.confirm === true || row.confirm === 1,
+    confirm: row.confirm,
     stopReply: row.stopReply,
     startReply: row.startReply,
   };

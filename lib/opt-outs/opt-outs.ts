@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "@/lib/db/client";
 import { fromDbTime, toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { readOptedOut } from "@/lib/db/stores/shared/opt-outs";
+import { parseRowOrNull, parseRows } from "@/lib/db/stores/shared/rows";
 import { emitAccountEvent } from "@/lib/webhooks/account-events";
 import { AppError } from "@/lib/errors";
 import { parseMsisdn } from "@/lib/messages/msisdn";
@@ -30,11 +31,7 @@ export function parseOptOutNumber(raw: unknown, field = "number"): string {
   return parsed.recipient.to;
 }
 
-type OptOutRow = { number: string; actor: string; createdAt: unknown };
-
-function toOptOut(row: OptOutRow): OptOut {
-  return { number: row.number, actor: row.actor, createdAt: fromDbTime(row.createdAt) };
-}
+const OPT_OUT_ROW = { number: "text", actor: "text", createdAt: "time" } as const;
 
 /** Each change is an audit event and an `opt_out.changed` event for the account's webhook endpoints, in its transaction. */
 async function recordChange(tx: SqlExecutor, accountId: string, actor: string, action: string, number: string, at: string): Promise<void> {
@@ -62,11 +59,11 @@ async function insertOptOut(tx: SqlExecutor, accountId: string, number: string, 
 }
 
 async function readOptOut(executor: SqlExecutor, accountId: string, number: string): Promise<OptOut | undefined> {
-  const row = await executor.get<OptOutRow>(`SELECT "number", "actor", "createdAt" FROM "OptOut" WHERE "accountId" = ? AND "number" = ?`, [
+  const row = await executor.get(`SELECT "number", "actor", "createdAt" FROM "OptOut" WHERE "accountId" = ? AND "number" = ?`, [
     accountId,
     number,
   ]);
-  return row && toOptOut(row);
+  return parseRowOrNull(row, OPT_OUT_ROW) ?? undefined;
 }
 
 /**
@@ -138,19 +135,19 @@ function decodeCursor(cursor: string): Cursor {
 export async function listOptOuts(input: { accountId: string; limit: number; cursor?: string | null }): Promise<OptOutPage> {
   const after = input.cursor ? decodeCursor(input.cursor) : undefined;
   const where = after ? ` AND ("createdAt" < ? OR ("createdAt" = ? AND "number" < ?))` : "";
-  const rows = await sql().all<OptOutRow>(
+  const rows = await sql().all(
     `SELECT "number", "actor", "createdAt" FROM "OptOut" WHERE "accountId" = ?${where} ORDER BY "createdAt" DESC, "number" DESC LIMIT ?`,
     [input.accountId, ...(after ? [after.createdAt, after.createdAt, after.number] : []), input.limit + 1],
   );
-  const optOuts = rows.slice(0, input.limit).map(toOptOut);
+  const optOuts = parseRows(rows.slice(0, input.limit), OPT_OUT_ROW);
   return { optOuts, nextCursor: rows.length > input.limit ? encodeCursor(optOuts[optOuts.length - 1]) : null };
 }
 
 /** Every number of the account's list, newest first (the CSV export). */
 export async function listAllOptOuts(accountId: string): Promise<OptOut[]> {
-  const rows = await sql().all<OptOutRow>(
+  const rows = await sql().all(
     `SELECT "number", "actor", "createdAt" FROM "OptOut" WHERE "accountId" = ? ORDER BY "createdAt" DESC, "number" DESC`,
     [accountId],
   );
-  return rows.map(toOptOut);
+  return parseRows(rows, OPT_OUT_ROW);
 }

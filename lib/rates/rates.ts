@@ -3,6 +3,7 @@ import { db, sql } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { Operator } from "@/lib/carriers/operators";
 import { DEFAULT_SCOPE, resolveRates } from "@/lib/model/rates";
+import { parseRows } from "@/lib/db/stores/shared/rows";
 
 export { DEFAULT_SCOPE, resolveRates, type RateRow } from "@/lib/model/rates";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
@@ -43,13 +44,12 @@ export async function setRate(input: {
  * priced. Raw SQL: read on every group-committed send batch, where a Prisma query's CPU shows.
  */
 export async function getAccountRates(accountId: string): Promise<Record<Operator, bigint>> {
-  const rows = await sql().all<{ scope: string; operator: string; pricePerSegment: number | string }>(
+  const rows = await sql().all(
     `SELECT "scope", "operator", "pricePerSegment" FROM "Rate" WHERE "scope" IN (?, ?)`,
     [DEFAULT_SCOPE, accountId],
-    { prepared: true },
+    {
+      prepared: true,
+    },
   );
-  return resolveRates(
-    rows.map((row) => ({ ...row, pricePerSegment: BigInt(row.pricePerSegment) })),
-    accountId,
-  );
+  return resolveRates(parseRows(rows, { scope: "text", operator: "text", pricePerSegment: "bigint" }), accountId);
 }

@@ -9,10 +9,11 @@
 // Either way, expiry (a rolled key), the mode prefix and the constant-time hash comparison are
 // checked on every request.
 import { sql } from "@/lib/db/client";
-import { fromDbTimeOrNull, toDbTime } from "@/lib/db/sql";
+import { toDbTime } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
-import { hashesEqual, hashToken, parseToken, type KeyMode } from "@/lib/keys/token";
+import { hashesEqual, hashToken, keyModes, parseToken, type KeyMode } from "@/lib/keys/token";
+import { parseOneOf, parseRowOrNull } from "@/lib/db/stores/shared/rows";
 import { findUnusableApiKeys, isApiKeyUsable, isKeyExpired, unknownApiKeyError } from "@/lib/keys/find-unusable-api-keys";
 
 export type ApiKeyAuth = {
@@ -85,28 +86,33 @@ export function forgetApiKey(auth: Pick<ApiKeyAuth, "tokenHash">): void {
   keyCache.delete(auth.tokenHash);
 }
 
+const ACTIVE_KEY_ROW = {
+  id: "text",
+  accountId: "text",
+  mode: "text",
+  active: "boolean",
+  expiresAt: "time?",
+  tokenHash: "text",
+  rateLimitPerSecond: "integer?",
+} as const;
+
 async function readActiveKey(tokenHash: string, now: number): Promise<KeyRecord | undefined> {
-  const row = await sql().get<{
-    id: string;
-    accountId: string;
-    mode: string;
-    active: unknown;
-    expiresAt: unknown;
-    tokenHash: string;
-    rateLimitPerSecond: number | null;
-  }>(
-    `SELECT k."id", k."accountId", k."mode", k."active", k."expiresAt", k."tokenHash", a."rateLimitPerSecond"
-     FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId" WHERE k."tokenHash" = ?`,
-    [tokenHash],
+  const row = parseRowOrNull(
+    await sql().get(
+      `SELECT k."id", k."accountId", k."mode", k."active", k."expiresAt", k."tokenHash", a."rateLimitPerSecond"
+       FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId" WHERE k."tokenHash" = ?`,
+      [tokenHash],
+    ),
+    ACTIVE_KEY_ROW,
   );
-  if (!row || !isApiKeyUsable({ active: Boolean(row.active), expiresAt: fromDbTimeOrNull(row.expiresAt) }, now)) return undefined;
+  if (!row || !isApiKeyUsable(row, now)) return undefined;
   return {
     keyId: row.id,
     accountId: row.accountId,
-    mode: row.mode as KeyMode,
+    mode: parseOneOf(row.mode, keyModes, "mode"),
     rateLimitPerSecond: row.rateLimitPerSecond,
     tokenHash: row.tokenHash,
-    expiresAt: fromDbTimeOrNull(row.expiresAt)?.getTime() ?? null,
+    expiresAt: row.expiresAt?.getTime() ?? null,
     readAt: now,
   };
 }

@@ -16,7 +16,8 @@
 //   is unknown, and running it again could send twice, so the client is told to look first.
 import crypto from "node:crypto";
 import { sql } from "@/lib/db/client";
-import { fromDbTime, toDbTime } from "@/lib/db/sql";
+import { toDbTime } from "@/lib/db/sql";
+import { parseRowOrNull, type ParsedRow } from "@/lib/db/stores/shared/rows";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { IdempotencyKeyTakenError, type AcceptedSend, type IdempotencyRecord } from "@/lib/messages/commit-sends";
@@ -31,7 +32,14 @@ const IN_PROGRESS = 0;
 /** Far beyond any request's run (a 100,000-recipient bulk send takes seconds; shutdown waits 15 s). */
 const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 
-type StoredResponse = { requestHash: string; responseStatus: number; responseBody: string; createdAt: unknown; expiresAt: unknown };
+const STORED_RESPONSE = {
+  requestHash: "text",
+  responseStatus: "integer",
+  responseBody: "text",
+  createdAt: "time",
+  expiresAt: "time",
+} as const;
+type StoredResponse = ParsedRow<typeof STORED_RESPONSE>;
 type AuthedHandler = (context: AuthedContext) => Promise<ApiResponse>;
 
 /** The request's Idempotency-Key, for a handler whose work writes its record. */
@@ -98,11 +106,16 @@ export function answerKeptWithWork(
 }
 
 async function readStored(accountId: string, key: string, now: Date): Promise<StoredResponse | undefined> {
-  const row = await sql().get<StoredResponse>(
+  const row = await readStoredRow(accountId, key);
+  return row && row.expiresAt.getTime() > now.getTime() ? row : undefined;
+}
+
+async function readStoredRow(accountId: string, key: string): Promise<StoredResponse | null> {
+  const row = await sql().get(
     `SELECT "requestHash", "responseStatus", "responseBody", "createdAt", "expiresAt" FROM "IdempotencyKey" WHERE "accountId" = ? AND "key" = ?`,
     [accountId, key],
   );
-  return row && fromDbTime(row.expiresAt).getTime() > now.getTime() ? row : undefined;
+  return parseRowOrNull(row, STORED_RESPONSE);
 }
 
 async function replayConfirmed(context: AuthedContext, stored: StoredResponse, requestHash: string): Promise<ApiResponse> {
@@ -164,11 +177,8 @@ async function claimKey(accountId: string, key: string, requestHash: string): Pr
       [accountId, key, requestHash, IN_PROGRESS, toDbTime(now), toDbTime(new Date(now.getTime() + IDEMPOTENCY_TTL_MS))],
     );
     if (claimed > 0) return null;
-    const existing = await sql().get<StoredResponse>(
-      `SELECT "requestHash", "responseStatus", "responseBody", "createdAt", "expiresAt" FROM "IdempotencyKey" WHERE "accountId" = ? AND "key" = ?`,
-      [accountId, key],
-    );
-    if (existing && fromDbTime(existing.expiresAt).getTime() > now.getTime()) return existing;
+    const existing = await readStoredRow(accountId, key);
+    if (existing && existing.expiresAt.getTime() > now.getTime()) return existing;
     // Released or expired since the insert was refused: clear an expired row and claim again.
     await sql().run(`DELETE FROM "IdempotencyKey" WHERE "accountId" = ? AND "key" = ? AND "expiresAt" <= ?`, [
       accountId,
@@ -184,7 +194,7 @@ function replay(stored: StoredResponse, requestHash: string): ApiResponse {
       description: "This Idempotency-Key was used in the last 24 hours with a different request; use a new key for a new request",
     });
   }
-  if (stored.responseStatus === IN_PROGRESS && Date.now() - fromDbTime(stored.createdAt).getTime() > ABANDONED_AFTER_MS) {
+  if (stored.responseStatus === IN_PROGRESS && Date.now() - stored.createdAt.getTime() > ABANDONED_AFTER_MS) {
     throw new AppError("CONFLICT", "The first request with this Idempotency-Key did not finish", {
       description:
         "The first request with this Idempotency-Key stopped before it answered (the server was interrupted); whether it took effect is unknown. Look up your messages and balance before sending again, with a new Idempotency-Key",
