@@ -103,7 +103,19 @@ function ProgressBar({ progress }: { progress: Progress }) {
   );
 }
 
-export function BulkRecipients({ from, body, segments, rates, currency, available, fields, onFields, onSent, delivery }: RecipientsProps) {
+export function BulkRecipients({
+  from,
+  body,
+  segments,
+  rates,
+  currency,
+  available,
+  fields,
+  onFields,
+  onSendStart,
+  onSent,
+  delivery,
+}: RecipientsProps) {
   const notify = useToast();
   const router = useRouter();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -145,7 +157,7 @@ export function BulkRecipients({ from, body, segments, rates, currency, availabl
   async function send() {
     if (!checked) return;
     setRefusal(null);
-    onFields(undefined);
+    onSendStart();
     setProgress({ label: `Submitting ${checked.valid.length} messages`, done: 0, total: 1 });
     try {
       const payload = {

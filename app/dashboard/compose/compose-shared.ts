@@ -12,6 +12,8 @@ export type RecipientsProps = {
   onFields: (fields: FieldError[] | undefined) => void;
   /** Drops the server's error on one field when the user edits it. */
   onClearField: (name: string) => void;
+  /** A send starts: the errors shown are cleared, and edits from now on outdate its answer's. */
+  onSendStart: () => void;
   /** Called after a send is accepted, to empty the message. */
   onSent: () => void;
   /** The delivery choices as request fields (deliveryFields). */

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useState, useSyncExternalStore, useTransition } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore, useTransition } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -48,8 +48,19 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
     () => "your time zone",
   );
   const segments = body ? segmentMessage(body).segments : 0;
+  // Fields edited since the last send started: its answer may come after the edit, and its errors
+  // on those fields are about values that are gone.
+  const editedSinceSend = useRef(new Set<string>());
   /** A field's server error no longer applies once the field is edited. */
-  const clearField = (name: string) => setFields((current) => current?.filter((field) => field.field !== name));
+  const clearField = (name: string) => {
+    editedSinceSend.current.add(name);
+    setFields((current) => current?.filter((field) => field.field !== name));
+  };
+  const showFields = (next: FieldError[] | undefined) => setFields(next?.filter((field) => !editedSinceSend.current.has(field.field)));
+  const startSend = () => {
+    editedSinceSend.current.clear();
+    setFields(undefined);
+  };
   const recipients: RecipientsProps = {
     from,
     body,
@@ -58,8 +69,9 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
     currency,
     available,
     fields,
-    onFields: setFields,
+    onFields: showFields,
     onClearField: clearField,
+    onSendStart: startSend,
     onSent: () => setBody(""),
     delivery,
   };
@@ -165,7 +177,19 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
   );
 }
 
-function SingleRecipient({ from, body, segments, rates, currency, available, fields, onFields, onClearField, delivery }: RecipientsProps) {
+function SingleRecipient({
+  from,
+  body,
+  segments,
+  rates,
+  currency,
+  available,
+  fields,
+  onFields,
+  onClearField,
+  onSendStart,
+  delivery,
+}: RecipientsProps) {
   const router = useRouter();
   const notify = useToast();
   const [pending, startTransition] = useTransition();
@@ -192,6 +216,7 @@ function SingleRecipient({ from, body, segments, rates, currency, available, fie
 
   function send() {
     setRefusal(null);
+    onSendStart();
     startTransition(async () => {
       const result = await sendSmsAction({ to, message: body, from, ...delivery });
       onFields(result.ok ? undefined : result.fields);
