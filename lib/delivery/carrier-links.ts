@@ -248,6 +248,7 @@ export async function readCarrierOverview(now = new Date()): Promise<CarrierOver
   });
 }
 
+/** A stored minute as MinuteStats says; minutes written before receipts were counted lack their fields. */
 const minuteStats = z.object({
   minute: z.number(),
   sent: z.number(),
@@ -257,7 +258,7 @@ const minuteStats = z.object({
   delivered: z.number().default(0),
   receiptLatency: z.array(z.number()).default([]),
   receipted: z.number().default(0),
-});
+}) satisfies z.ZodType<MinuteStats>;
 
 /** The stored minutes of a bind, only those of the last hour; a malformed minute reads as none. */
 function parseMinutes(value: string, now = Date.now()): MinuteStats[] {

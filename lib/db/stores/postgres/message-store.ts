@@ -167,7 +167,7 @@ WITH usable_keys AS (
     s.priority, s.send_at, s.validity_period, s.expires_at, m.id, m."to", m.operator, m.charge,
     TIMESTAMP '1970-01-01 00:00:00' + m.turn_ms * INTERVAL '1 millisecond'
   FROM unnest(CAST(:sendNumbers AS INTEGER[]), CAST(:ids AS TEXT[]), CAST(:tos AS TEXT[]), CAST(:operators AS TEXT[]),
-      CAST(:messageCharges AS BIGINT[]), CAST(:turnAts AS BIGINT[])) AS m(send_n, id, "to", operator, charge, turn_ms)
+      CAST(:messageCharges AS BIGINT[]), CAST(:turnMs AS BIGINT[])) AS m(send_n, id, "to", operator, charge, turn_ms)
     JOIN sends s ON s.n = m.send_n
 ), ledger AS (
   INSERT INTO "LedgerEntry" ("accountId", "kind", "amount", "balanceAfter", "messageId", "bulkSendId", "actor", "createdAt")
@@ -271,7 +271,7 @@ function writeSendsParams(accepted: Accepted[], now: Date): Record<string, unkno
     tos: messageColumn(({ message }) => message.to),
     operators: messageColumn(({ message }) => message.operator),
     messageCharges: messageColumn(({ message }) => message.charge.toString()),
-    turnAts: messageColumn(({ message }) => message.turnAt),
+    turnMs: messageColumn(({ message }) => message.turnAt),
     afterFinal: afterFinal.map(String),
   };
 }
