@@ -3,9 +3,19 @@
 -- (tests/integration/migrations.test.ts) applies this file to the database it builds from the
 -- schema, so the migrations must produce exactly these.
 --
--- Only the few messages they are for have an entry, so a send, claim or carrier acceptance of
--- any other message writes nothing to them (docs/decisions/0020-partial-queue-indexes.md). A
+-- Only the messages they are for have an entry: a message leaves the claim index when it is claimed
+-- and the processing index when its carrier answers, and a message that is neither scheduled nor
+-- given a validity period never enters the other two (docs/decisions/0020-partial-queue-indexes.md). A
 -- query reaches one only when its WHERE names the index's condition as written here.
+
+-- The dispatcher's claim: queued messages of one carrier and traffic kind in turn order, read in
+-- index order (no sort, no other carrier's rows; the due check reads the index)
+-- (lib/db/stores/shared/claims.ts).
+CREATE INDEX "Message_claim_idx" ON "Message"("operator", "test", "turnAt", "nextAttemptAt") WHERE "status" = 'enqueued';
+
+-- Messages out with a carrier: the lease sweep and release (lib/delivery/claim-messages.ts), and the
+-- turn being served (lib/db/stores/shared/claims.ts).
+CREATE INDEX "Message_processing_idx" ON "Message"("operator", "test", "turnAt") WHERE "status" = 'processing';
 
 -- Scheduled sends coming due (lib/delivery/fail-queued-messages.ts).
 CREATE INDEX "Message_scheduled_idx" ON "Message"("status", "nextAttemptAt") WHERE "status" = 'created';

@@ -85,7 +85,7 @@ export async function claimWebhookDeliveries(database: Sql, clauses: ClaimClause
   return rows.map((row) => ({ ...row, attempts: Number(row.attempts) }));
 }
 
-/** Index seeks on the claim index: its last claimed normal turn, and its first queued row. */
+/** Index seeks: the processing index's last claimed normal turn, and the claim index's first queued row. */
 export async function readQueueState(
   database: Sql,
   queue: { operator: string; test: boolean; normalTurnsAfter: Date },

@@ -20,7 +20,7 @@ const SQLITE_CLAIMS: ClaimClauses = { chooseOnce: "", lockDue: "", stillDue: "" 
  */
 const SQLITE_MESSAGE_CLAIMS: ClaimClauses = {
   ...SQLITE_CLAIMS,
-  dueIndex: ` INDEXED BY "Message_status_operator_test_turnAt_nextAttemptAt_idx"`,
+  dueIndex: ` INDEXED BY "Message_claim_idx"`,
 };
 const PART_COLUMNS = ["id", "messageId", "partNumber", "operator", "carrierMessageId", "status", "createdAt"] as const;
 
