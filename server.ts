@@ -9,10 +9,11 @@ import { startServer, stopOnSignals } from "@/lib/server/start-server";
 
 async function main() {
   const args = new Set(process.argv.slice(2));
-  const running = await startServer({ dashboard: !args.has("--api-only"), dev: args.has("--dev") });
+  const dashboard = !args.has("--api-only");
+  const running = await startServer({ dashboard, dev: args.has("--dev") });
   stopOnSignals(running.stop);
   const firstLogin = await prepareFirstLogin({ seedDemo: getEnv().SEED_DEMO });
-  console.log(describeFirstLogin(firstLogin, `http://localhost:${running.port}`));
+  console.log(describeFirstLogin(firstLogin, `http://localhost:${running.port}`, { dashboard }));
 }
 
 main().catch((error) => {

@@ -25,6 +25,8 @@ const envSchema = z.object({
     .string()
     .refine((url) => url.startsWith("file:") || /^postgres(ql)?:\/\//.test(url), "must be file:<path> or postgresql://…")
     .optional(),
+  /** PostgreSQL connections per process, for raw SQL and for Prisma each. */
+  PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   HOST: z.string().min(1).default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -75,6 +77,9 @@ const envSchema = z.object({
     .transform((value) => (value === "auto" ? os.availableParallelism() : Number(value)))
     .default(1),
 });
+
+/** Every variable this module reads: `.env.example` and docs/operations.md describe each. */
+export const ENV_VARIABLES = Object.keys(envSchema.shape);
 
 export type Env = z.infer<typeof envSchema> & {
   DATABASE_URL: string;

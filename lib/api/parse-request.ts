@@ -1,5 +1,6 @@
 // Request input of the API: JSON bodies parsed with the endpoint's zod schema, ids in paths. What
 // fails becomes an AppError that names the field; the route's error shape decides the body.
+import { isUtf8 } from "node:buffer";
 import { z } from "zod";
 import { AppError, type FieldError } from "@/lib/errors";
 import type { ApiContext } from "./route";
@@ -11,12 +12,21 @@ export function parseUuid(text: string): string | null {
   return UUID_PATTERN.test(text) ? text.toLowerCase() : null;
 }
 
-/** "cannot be blank" for a missing field (the spec's wording), "must be a string" for a wrong type. */
+/**
+ * "cannot be blank" for a missing field (the spec's wording), "must be a string" for a wrong type,
+ * `must be "normal" or "high"` for a value outside a field's list.
+ */
 const describeIssue: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code === "invalid_value") return `must be ${listOfValues(issue.values)}`;
   if (issue.code !== "invalid_type") return undefined;
   if (issue.input === undefined || issue.input === null) return "cannot be blank";
   return `must be ${issue.expected === "array" || issue.expected === "object" ? "an" : "a"} ${issue.expected}`;
 };
+
+function listOfValues(values: readonly unknown[]): string {
+  const quoted = values.map((value) => JSON.stringify(value));
+  return quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
+}
 
 /** `to[3]`, `options.flash`: the path of an issue as a client names the field. */
 function fieldName(path: PropertyKey[]): string {
@@ -36,13 +46,17 @@ export function toFieldErrors(error: z.ZodError): FieldError[] {
   return [...fields].map(([field, description]) => ({ field, description }));
 }
 
-function malformedJson(): AppError {
-  return new AppError("BAD_REQUEST", "Malformed JSON body", { description: "The request body must be a JSON object" });
+function malformedJson(description = "The request body must be a JSON object"): AppError {
+  return new AppError("BAD_REQUEST", "Malformed JSON body", { description });
 }
 
-/** Reads the JSON object of a request body; an empty body reads as {} so missing fields are named. */
+/**
+ * Reads the JSON object of a request body; an empty body reads as {} so missing fields are named.
+ * JSON travels in UTF-8: a body in another encoding is refused, never sent with its letters replaced.
+ */
 function readJsonObject(body: Buffer): Record<string, unknown> {
   if (body.length === 0) return {};
+  if (!isUtf8(body)) throw malformedJson("The request body must be JSON encoded in UTF-8");
   let value: unknown;
   try {
     value = JSON.parse(body.toString("utf8").replace(/^\uFEFF/, ""));

@@ -6,7 +6,7 @@ import type { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/sqlite";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgres";
 import { databaseKind, getEnv } from "@/lib/env";
-import { openSql, requireOnPostgres, sqlitePath, type OpenSqlOptions, type Sql } from "./sql";
+import { DEFAULT_POOL_SIZE, openSql, requireOnPostgres, sqlitePath, type OpenSqlOptions, type Sql } from "./sql";
 
 export type { PrismaClient };
 export type Database = { kind: "sqlite" | "postgres"; url: string; prisma: PrismaClient; sql: Sql };
@@ -15,7 +15,10 @@ export type Database = { kind: "sqlite" | "postgres"; url: string; prisma: Prism
 const globalForDb = globalThis as unknown as { tumiraDatabase?: Database; tumiraSqliteCheckpoints?: boolean };
 
 export function getDatabase(): Database {
-  globalForDb.tumiraDatabase ??= openDatabase(getEnv().DATABASE_URL, { checkpoints: globalForDb.tumiraSqliteCheckpoints ?? true });
+  globalForDb.tumiraDatabase ??= openDatabase(getEnv().DATABASE_URL, {
+    checkpoints: globalForDb.tumiraSqliteCheckpoints ?? true,
+    poolSize: getEnv().PG_POOL_SIZE,
+  });
   return globalForDb.tumiraDatabase;
 }
 
@@ -40,7 +43,7 @@ export function openDatabase(url: string, options?: OpenSqlOptions): Database {
     return { kind, url, prisma: takeWriteTurns(new PrismaClient({ adapter }), raw), sql: raw };
   }
   const { PrismaPg: PostgresAdapter } = requireOnPostgres("@prisma/adapter-pg") as { PrismaPg: typeof PrismaPg };
-  const adapter = new PostgresAdapter({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
+  const adapter = new PostgresAdapter({ connectionString: url, max: options?.poolSize ?? DEFAULT_POOL_SIZE });
   return { kind, url, prisma: new PostgresPrismaClient({ adapter }) as unknown as PrismaClient, sql: raw };
 }
 

@@ -131,10 +131,14 @@ export type OpenSqlOptions = {
    * cluster's HTTP workers pass false: their primary's thread checkpoints what they write.
    */
   checkpoints?: boolean;
+  /** PostgreSQL: the most connections this pool opens (PG_POOL_SIZE for the server's own database). */
+  poolSize?: number;
 };
 
-export function openSql(databaseUrl: string, { checkpoints = true }: OpenSqlOptions = {}): Sql {
-  return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl), checkpoints) : openPostgres(databaseUrl);
+export const DEFAULT_POOL_SIZE = 10;
+
+export function openSql(databaseUrl: string, { checkpoints = true, poolSize = DEFAULT_POOL_SIZE }: OpenSqlOptions = {}): Sql {
+  return databaseUrl.startsWith("file:") ? openSqlite(sqlitePath(databaseUrl), checkpoints) : openPostgres(databaseUrl, poolSize);
 }
 
 export function sqlitePath(databaseUrl: string): string {
@@ -381,8 +385,8 @@ class PostgresExecutor implements SqlExecutor {
   }
 }
 
-function openPostgres(url: string): Sql {
-  const pool = new (loadPg().Pool)({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
+function openPostgres(url: string, poolSize: number): Sql {
+  const pool = new (loadPg().Pool)({ connectionString: url, max: poolSize });
   pool.on("error", () => undefined); // an idle client's error is reported on its next use
   const executor = new PostgresExecutor(pool);
   return {

@@ -11,8 +11,8 @@ export async function prepareFirstLogin(options: { seedDemo: boolean }): Promise
   return { demo, adminMissing: !(await hasPlatformAdmin()) };
 }
 
-/** What the server prints once it listens at `url`. */
-export function describeFirstLogin({ demo, adminMissing }: FirstLogin, url: string): string {
+/** What the server prints once it listens at `url`; `dashboard`: whether it serves the dashboard too (not with --api-only). */
+export function describeFirstLogin({ demo, adminMissing }: FirstLogin, url: string, { dashboard }: { dashboard: boolean }): string {
   const lines = [`Tumira is running at ${url}`];
   if (demo) {
     lines.push(
@@ -22,7 +22,7 @@ export function describeFirstLogin({ demo, adminMissing }: FirstLogin, url: stri
       `  sign in   ${demo.email}`,
       `  password  ${demo.password}`,
       "",
-      `Create your first API key at ${url}/dashboard/keys, or: npm run cli -- keys:create --account ${demo.accountId} --name first`,
+      `Create your first API key ${dashboard ? `at ${url}/dashboard/keys, or` : "with"}: npm run cli -- keys:create --account ${demo.accountId} --name first`,
     );
   } else if (adminMissing) {
     lines.push(

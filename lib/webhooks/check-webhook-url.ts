@@ -109,7 +109,11 @@ async function vet(text: string): Promise<CheckedWebhookUrl> {
   const addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) as 4 | 6 }] : await resolve(host);
   if (!getEnv().WEBHOOK_ALLOW_PRIVATE) {
     const refused = addresses.find((entry) => !isPublicAddress(entry.address));
-    if (refused) throw refuse(`must not point at a private, loopback or link-local address (${url.hostname} is ${refused.address})`);
+    if (refused) {
+      // A host given as an address names it already; a name is followed by the address it resolved to.
+      const where = net.isIP(host) ? url.hostname : `${url.hostname} resolves to ${refused.address}`;
+      throw refuse(`must not point at a private, loopback or link-local address (${where})`);
+    }
   }
   return { url, addresses };
 }

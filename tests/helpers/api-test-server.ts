@@ -52,7 +52,12 @@ export async function seedAccount(
 export type ApiCall = { status: number; headers: Headers; text: string; body: any };
 export type CallOptions = { token?: string; body?: unknown; headers?: Record<string, string> };
 
-/** One HTTP request; `body` is sent as JSON unless it is already a string. */
+function requestBody(body: unknown): string | Uint8Array<ArrayBuffer> | undefined {
+  if (body === undefined || typeof body === "string") return body;
+  return body instanceof Uint8Array ? new Uint8Array(body) : JSON.stringify(body);
+}
+
+/** One HTTP request; `body` is sent as JSON unless it is already a string or bytes. */
 export async function callApi(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<ApiCall> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -62,7 +67,7 @@ export async function callApi(baseUrl: string, method: string, path: string, opt
   const response = await fetch(baseUrl + path, {
     method,
     headers,
-    body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body),
+    body: requestBody(options.body),
   });
   const text = await response.text();
   let body: unknown;

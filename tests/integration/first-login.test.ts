@@ -63,6 +63,9 @@ describe("first login", () => {
     const password = printed(server).match(/^ +password +(\S+)$/m)?.[1];
     expect(printed(server)).toContain("A demo account was created");
     expect(password).toBeDefined();
+    // --api-only serves no dashboard, so the key is made with the CLI.
+    expect(printed(server)).toMatch(/Create your first API key with: npm run cli -- keys:create --account \S+ --name first/);
+    expect(printed(server)).not.toContain("/dashboard/keys");
     const accounts = await sql.all<{ name: string; balance: unknown }>(`SELECT "name", "balance" FROM "Account"`);
     expect(accounts.map((account) => [account.name, BigInt(account.balance as number)])).toEqual([["Demo", 1_000_000n]]);
     const owner = await sql.get<{ role: string; passwordHash: string }>(`SELECT "role", "passwordHash" FROM "User" WHERE "email" = ?`, [

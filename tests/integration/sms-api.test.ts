@@ -121,6 +121,11 @@ describe("POST /api/v1/sms", () => {
 
   it.each([
     ["malformed JSON", '{"to": "+263771234567",', "application/json"],
+    [
+      "JSON in Latin-1, not UTF-8",
+      Buffer.from('{"to": "+263771234567", "message": "Caf\u00e9", "from": "ACME"}', "latin1"),
+      "application/json",
+    ],
     ["a JSON array", "[1, 2]", "application/json"],
     ["a JSON string", '"hello"', "application/json"],
     ["JSON sent as text/plain", JSON.stringify({ to: "+263771234567", message: "hi", from: "ACME" }), "text/plain"],
@@ -145,6 +150,7 @@ describe("POST /api/v1/sms", () => {
     ["a NUL in the message", { message: "hi\u0000there" }, "message", /NUL characters or unpaired surrogates/],
     ["half a surrogate pair in the message", { message: "hi \ud83d" }, "message", /unpaired surrogates/],
     ["a NUL in from", { from: "AC\u0000ME" }, "from", /NUL characters/],
+    ["a priority outside its list", { priority: "urgent" }, "priority", /^must be "normal" or "high"$/],
   ])("400 legacy naming the field for %s, and nothing is written", async (_case, change, field, description) => {
     const before = await footprint(acme.accountId);
     const call = await send(acme.token, { to: "+263771234567", message: "hi", from: "ACME", ...change });

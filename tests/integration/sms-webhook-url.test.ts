@@ -77,8 +77,8 @@ describe("checkWebhookUrl", () => {
   });
 
   it.each([
-    ["http://localhost:3000/hook", /private, loopback or link-local address \(localhost is (127\.0\.0\.1|::1)\)/],
-    ["http://127.0.0.1/hook", /private/],
+    ["http://localhost:3000/hook", /private, loopback or link-local address \(localhost resolves to (127\.0\.0\.1|::1)\)/],
+    ["http://127.0.0.1/hook", /private, loopback or link-local address \(127\.0\.0\.1\)/],
     ["http://[::ffff:169.254.169.254]/", /private/],
     ["http://2130706433/", /private/], // 127.0.0.1 as one decimal number
     ["http://0x7f.1/", /private/],

@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { getEnv, loadEnv, publishLocalSecrets, resetEnvForTests } from "@/lib/env";
+import { ENV_VARIABLES, getEnv, loadEnv, publishLocalSecrets, resetEnvForTests } from "@/lib/env";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tumira-env-"));
 
@@ -33,6 +33,22 @@ describe("env", () => {
     expect(() => loadEnv({ DATA_DIR: dataDir, METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
     for (const bad of ["0", "-2", "1.5", "two"])
       expect(() => loadEnv({ DATA_DIR: dataDir, HTTP_PROCESSES: bad })).toThrow(/HTTP_PROCESSES/);
+    for (const bad of ["0", "1.5", "ten"]) expect(() => loadEnv({ DATA_DIR: dataDir, PG_POOL_SIZE: bad })).toThrow(/PG_POOL_SIZE/);
+  });
+
+  it("reads PG_POOL_SIZE as a whole number of connections, 10 when unset", () => {
+    expect(loadEnv({ DATA_DIR: dataDir }).PG_POOL_SIZE).toBe(10);
+    expect(loadEnv({ DATA_DIR: dataDir, PG_POOL_SIZE: "25" }).PG_POOL_SIZE).toBe(25);
+  });
+
+  it("is described variable for variable by .env.example and docs/operations.md", () => {
+    const example = fs.readFileSync(".env.example", "utf8");
+    const exampleVariables = new Set([...example.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]));
+    expect([...exampleVariables].sort()).toEqual([...ENV_VARIABLES].sort());
+    const operations = fs.readFileSync("docs/operations.md", "utf8");
+    // A setting of every carrier is one row: SMPP_<CARRIER>_MODE.
+    const rowName = (name: string) => name.replace(/^SMPP_(ECONET|NETONE|TELECEL)_/, "SMPP_<CARRIER>_");
+    expect(ENV_VARIABLES.filter((name) => !operations.includes(`\`${rowName(name)}\``))).toEqual([]);
   });
 
   it("reads RECEIPT_TIMEOUT_HOURS as whole hours, 72 when unset, and names it when it is not", () => {
