@@ -6,27 +6,52 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { whileRunning } from "./cleanup";
+import { parentPid, serverCpuSeconds } from "./memory";
 
 export type Engine = "sqlite" | "postgres";
-export type BenchDatabase = { engine: Engine; url: string; dataDir: string; drop: () => Promise<void> };
+export type BenchDatabase = {
+  engine: Engine;
+  url: string;
+  dataDir: string;
+  /**
+   * The database server's own CPU time so far, in seconds, when it is a PostgreSQL running on this
+   * machine (every database of that server counts). Null for SQLite, which runs inside the gateway's
+   * processes and is counted with them, and for a PostgreSQL this process cannot see.
+   */
+  serverCpuSeconds: (() => number) | null;
+  drop: () => Promise<void>;
+};
 
 export const DEFAULT_POSTGRES_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
 
-async function withAdmin(adminUrl: string, statement: string): Promise<void> {
+async function withAdmin<T = unknown>(adminUrl: string, statement: string): Promise<T[]> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(statement);
+    return (await admin.query(statement)).rows as T[];
   } finally {
     await admin.end();
   }
+}
+
+/** PostgreSQL forks a backend per connection from its postmaster: the backend's parent is the server. */
+async function postgresServerCpu(adminUrl: string): Promise<(() => number) | null> {
+  const [{ pid }] = await withAdmin<{ pid: number }>(adminUrl, "SELECT pg_backend_pid() AS pid");
+  const postmaster = parentPid(pid);
+  return postmaster === null ? null : () => serverCpuSeconds(postmaster);
 }
 
 export async function createBenchDatabase(engine: Engine, postgresAdminUrl: string): Promise<BenchDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tumira-bench-"));
   const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
   if (engine === "sqlite") {
-    return { engine, url: `file:${path.join(dataDir, "bench.db")}`, dataDir, drop: whileRunning(async () => removeDir()) };
+    return {
+      engine,
+      url: `file:${path.join(dataDir, "bench.db")}`,
+      dataDir,
+      serverCpuSeconds: null,
+      drop: whileRunning(async () => removeDir()),
+    };
   }
   const name = `tumira_bench_${crypto.randomBytes(5).toString("hex")}`;
   await withAdmin(postgresAdminUrl, `CREATE DATABASE ${name}`);
@@ -36,5 +61,5 @@ export async function createBenchDatabase(engine: Engine, postgresAdminUrl: stri
     await withAdmin(postgresAdminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     removeDir();
   });
-  return { engine, url: url.toString(), dataDir, drop };
+  return { engine, url: url.toString(), dataDir, serverCpuSeconds: await postgresServerCpu(postgresAdminUrl), drop };
 }

@@ -75,14 +75,38 @@ export function cpuSeconds(pid: number): number {
   return processCpuSeconds(pid) + childPids(pid).reduce((sum, child) => sum + cpuSeconds(child), 0);
 }
 
+/**
+ * CPU time used so far by a server that forks a process per connection (PostgreSQL's postmaster):
+ * its own, its children that have exited (which it has reaped), and its live descendants.
+ */
+export function serverCpuSeconds(pid: number): number {
+  const fields = statFields(pid);
+  const reaped = fields ? (Number(fields[13]) + Number(fields[14])) / 100 : 0;
+  return reaped + cpuSeconds(pid);
+}
+
+/** The parent's pid of a live process, or null. */
+export function parentPid(pid: number): number | null {
+  const fields = statFields(pid);
+  return fields ? Number(fields[1]) : null;
+}
+
 /** Linux reports it in clock ticks, 100 a second on every architecture Node runs on. */
 function processCpuSeconds(pid: number): number {
+  const fields = statFields(pid);
+  return fields ? (Number(fields[11]) + Number(fields[12])) / 100 : 0;
+}
+
+/**
+ * The fields of /proc/<pid>/stat after the command name (which is in parentheses and may hold
+ * spaces): state, ppid, … utime is the 12th, stime the 13th, cutime and cstime (children reaped) the
+ * 14th and 15th. Null once the process has exited.
+ */
+function statFields(pid: number): string[] | null {
   try {
-    // Fields after the command name, which is in parentheses and may hold spaces: utime is the 12th, stime the 13th.
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   } catch {
-    return 0;
+    return null;
   }
 }
 

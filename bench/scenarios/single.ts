@@ -16,17 +16,29 @@ type Row = LoadResult & {
   engine: string;
   peakRssMb: number | null;
   cpuMicrosPerRequest: number | null;
+  /** PostgreSQL's own processes per request (null where the database runs inside the gateway's). */
+  databaseCpuMicrosPerRequest: number | null;
   check: string;
 };
 
-/** The gateway's own CPU time (all its processes) per request over a measured run. */
+/**
+ * The gateway's own CPU time (all its processes) per request over a measured run, and the database
+ * server's, when it has processes of its own.
+ */
 async function measureWithCpu(
   cpuSeconds: () => number,
   run: () => Promise<LoadResult>,
-): Promise<LoadResult & { cpuMicrosPerRequest: number }> {
+  databaseCpuSeconds: (() => number) | null = null,
+): Promise<LoadResult & { cpuMicrosPerRequest: number; databaseCpuMicrosPerRequest: number | null }> {
   const before = cpuSeconds();
+  const databaseBefore = databaseCpuSeconds?.() ?? 0;
   const result = await run();
-  return { ...result, cpuMicrosPerRequest: ((cpuSeconds() - before) * 1e6) / result.requests };
+  const perRequest = (seconds: number) => (seconds * 1e6) / result.requests;
+  return {
+    ...result,
+    cpuMicrosPerRequest: perRequest(cpuSeconds() - before),
+    databaseCpuMicrosPerRequest: databaseCpuSeconds ? perRequest(databaseCpuSeconds() - databaseBefore) : null,
+  };
 }
 
 async function measureKannel(settings: BenchSettings): Promise<Row> {
@@ -74,7 +86,7 @@ async function measureTumira(settings: BenchSettings, engine: BenchSettings["eng
     };
     await warmUp(settings, send);
     const before = await countMessages(database);
-    const result = await measureWithCpu(server.cpuSeconds, () => measure(settings, send));
+    const result = await measureWithCpu(server.cpuSeconds, () => measure(settings, send), database.serverCpuSeconds);
     const committed = (await countMessages(database)) - before;
     const accepted = result.requests - result.errorResponses;
     const check = `${accepted} answered 202, ${committed} messages committed${committed < accepted ? " (LOST MESSAGES)" : committed > accepted ? " (the rest were in flight when the load stopped)" : ""}; sum of each server process's own peak RSS ${formatMb(server.peakRssUpperBoundMb())}; peak PSS (shared pages counted once) ${formatMb(server.peakPssMb())}`;
@@ -89,7 +101,18 @@ export async function runSingleScenario(settings: BenchSettings): Promise<Scenar
   for (const engine of settings.engines) rows.push(...(await measureTumira(settings, engine)));
   const table: Table = {
     title: `Single send accept: ${settings.connections} connections, ${settings.durationSeconds} s each`,
-    columns: ["competitor", "engine", "requests/s", "p50 ms", "p99 ms", "errors", "× Kannel", "CPU µs/request", "peak RSS MB"],
+    columns: [
+      "competitor",
+      "engine",
+      "requests/s",
+      "p50 ms",
+      "p99 ms",
+      "errors",
+      "× Kannel",
+      "CPU µs/request",
+      "database CPU µs/request",
+      "peak RSS MB",
+    ],
     rows: rows.map((row) => [
       row.competitor,
       row.engine,
@@ -99,10 +122,12 @@ export async function runSingleScenario(settings: BenchSettings): Promise<Scenar
       row.errorResponses + row.socketErrors,
       round(row.requestsPerSecond / kannel.requestsPerSecond),
       row.cpuMicrosPerRequest === null ? "" : round(row.cpuMicrosPerRequest),
+      row.databaseCpuMicrosPerRequest === null ? "" : round(row.databaseCpuMicrosPerRequest),
       row.peakRssMb === null ? "" : round(row.peakRssMb),
     ]),
     notes: [
       ...rows.filter((row) => row.check).map((row) => `${row.competitor} (${row.engine}): ${row.check}`),
+      "CPU: the gateway's own processes; database CPU: PostgreSQL's server processes over the same run (SQLite runs inside the gateway's and is in its CPU)",
       `target: POST /api/v1/sms ≥ ${benchTargets.singleSendTimesKannel} × Kannel, p99 ≤ ${benchTargets.singleSendP99Ms} ms, zero errors, RSS ≤ ${benchTargets.serverRssMb} MB`,
     ],
   };
