@@ -24,20 +24,25 @@ export type BenchDatabase = {
 
 export const DEFAULT_POSTGRES_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
 
-async function withAdmin<T = unknown>(adminUrl: string, statement: string): Promise<T[]> {
+async function withAdmin<T>(adminUrl: string, use: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    return (await admin.query(statement)).rows as T[];
+    return await use(admin);
   } finally {
     await admin.end();
   }
 }
 
-/** PostgreSQL forks a backend per connection from its postmaster: the backend's parent is the server. */
+/**
+ * PostgreSQL forks a backend per connection from its postmaster: the backend's parent is the server.
+ * Read while the connection is open: the backend exits with it.
+ */
 async function postgresServerCpu(adminUrl: string): Promise<(() => number) | null> {
-  const [{ pid }] = await withAdmin<{ pid: number }>(adminUrl, "SELECT pg_backend_pid() AS pid");
-  const postmaster = parentPid(pid);
+  const postmaster = await withAdmin(adminUrl, async (admin) => {
+    const { rows } = await admin.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+    return parentPid(rows[0].pid);
+  });
   return postmaster === null ? null : () => serverCpuSeconds(postmaster);
 }
 
@@ -54,11 +59,11 @@ export async function createBenchDatabase(engine: Engine, postgresAdminUrl: stri
     };
   }
   const name = `tumira_bench_${crypto.randomBytes(5).toString("hex")}`;
-  await withAdmin(postgresAdminUrl, `CREATE DATABASE ${name}`);
+  await withAdmin(postgresAdminUrl, (admin) => admin.query(`CREATE DATABASE ${name}`));
   const url = new URL(postgresAdminUrl);
   url.pathname = `/${name}`;
   const drop = whileRunning(async () => {
-    await withAdmin(postgresAdminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await withAdmin(postgresAdminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     removeDir();
   });
   return { engine, url: url.toString(), dataDir, serverCpuSeconds: await postgresServerCpu(postgresAdminUrl), drop };

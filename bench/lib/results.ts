@@ -31,6 +31,8 @@ export const singleSendRowSchema = z.object({
   engine: z.string(),
   ...loadFigures,
   cpuMicrosPerRequest: figure,
+  /** PostgreSQL's server processes over the same run; absent or null where not counted apart (SQLite). */
+  databaseCpuMicrosPerRequest: figure.optional(),
   peakRssMb: figure,
 });
 
@@ -54,6 +56,8 @@ export const dispatchRowSchema = z.object({
   seconds: figure,
   messagesPerSecond: figure,
   cpuMicrosecondsPerMessage: figure,
+  /** PostgreSQL's server processes over the same interval; absent or null where not counted apart (SQLite, Kannel). */
+  databaseCpuMicrosecondsPerMessage: figure.optional(),
   peakRssMb: figure,
 });
 

@@ -123,6 +123,71 @@ describe("benchmark report", () => {
     expect(svg).toContain('stroke-dasharray="5 3"');
   });
 
+  it("puts PostgreSQL's own CPU beside the gateway's, where a run counted it", () => {
+    const withPostgres = (databaseCpuMicrosPerRequest: number | undefined): ScenarioResult => {
+      const postgresSend = {
+        kind: "send" as const,
+        competitor: "Tumira send",
+        engine: "postgres",
+        requestsPerSecond: 9_000,
+        p99Ms: 20,
+        cpuMicrosPerRequest: 120,
+        databaseCpuMicrosPerRequest,
+        peakRssMb: 180,
+        errorResponses: 0,
+        ...load,
+      };
+      const result = single(10_000, 11_000, 20);
+      if (result.scenario !== "single") throw new Error("not a single-send result");
+      return { ...result, data: { rows: [...result.data.rows, postgresSend] } };
+    };
+    const dispatchRow = {
+      competitor: "Tumira → SMPP → simulator",
+      messages: 20_000,
+      seconds: 2,
+      messagesPerSecond: 10_000,
+      peakRssMb: 150,
+    };
+    const dispatch: ScenarioResult = {
+      scenario: "dispatch",
+      tables: [],
+      data: {
+        rows: [
+          {
+            ...dispatchRow,
+            gateway: "kannel",
+            competitor: "Kannel",
+            engine: "-",
+            cpuMicrosecondsPerMessage: 50,
+            databaseCpuMicrosecondsPerMessage: null,
+          },
+          { ...dispatchRow, gateway: "tumira", engine: "sqlite", cpuMicrosecondsPerMessage: 110, databaseCpuMicrosecondsPerMessage: null },
+          { ...dispatchRow, gateway: "tumira", engine: "postgres", cpuMicrosecondsPerMessage: 90, databaseCpuMicrosecondsPerMessage: 170 },
+        ],
+      },
+    };
+    // The older run has no database figure: the bar's median comes from the runs that have one.
+    const charts = buildCharts([
+      run("2026-11-25T10:00:00.000Z", [withPostgres(undefined)]),
+      run("2026-11-25T11:00:00.000Z", [withPostgres(80), dispatch]),
+      run("2026-11-25T12:00:00.000Z", [withPostgres(100)]),
+    ]);
+    const barsOf = (id: string) => charts.find((chart) => chart.id === id)!.bars.map((bar) => [bar.label, bar.spread?.median]);
+    expect(barsOf("single-cpu")).toEqual([
+      ["Kannel sendsms", 110],
+      ["GET /api/ping (ceiling) (SQLite)", 35],
+      ["POST /api/v1/sms (SQLite)", 100],
+      ["POST /api/v1/sms (PostgreSQL)", 120],
+      ["POST /api/v1/sms (PostgreSQL): PostgreSQL server", 90],
+    ]);
+    expect(barsOf("dispatch-cpu")).toEqual([
+      ["Kannel", 50],
+      ["Tumira → SMPP → simulator (SQLite)", 110],
+      ["Tumira → SMPP → simulator (PostgreSQL)", 90],
+      ["Tumira → SMPP → simulator (PostgreSQL): PostgreSQL server", 170],
+    ]);
+  });
+
   it("writes an HTML report that loads nothing from elsewhere", () => {
     const html = renderHtmlReport([run("2026-11-25T10:00:00.000Z", [single(10_000, 11_000, 20), bulk])]);
     expect(html).toContain("<svg");
