@@ -24,12 +24,21 @@ function bars<Row>(runs: readonly { data: { rows: Row[] } }[], describe: (row: R
   return spreadsByKey(runs, describe).map(({ key, color, spread }) => ({ label: key, color, spread }));
 }
 
-/** The database's CPU bar of a gateway's bar: PostgreSQL's server, which runs apart from the gateway. */
-const databaseLabel = (label: string) => `${label}: PostgreSQL server`;
-
-/** Each gateway bar followed by its database's bar, where the run counted one. */
-function withDatabaseBars(gateway: Bar[], database: Bar[]): Bar[] {
-  return gateway.flatMap((bar) => [bar, ...database.filter((entry) => entry.label === databaseLabel(bar.label))]);
+/**
+ * A bar per gateway of its CPU, each followed, where the run counted it apart, by its database
+ * server's CPU (PostgreSQL runs outside the gateway; SQLite inside it, in the gateway's bar).
+ */
+function cpuBars<Row extends { engine: string }>(
+  runs: readonly { data: { rows: Row[] } }[],
+  gateway: (row: Row) => Described,
+  databaseCpu: (row: Row) => number | null | undefined,
+): Bar[] {
+  const databaseLabel = (label: string) => `${label}: PostgreSQL server`;
+  const databaseBars = bars(runs, (row: Row) => {
+    const value = databaseCpu(row);
+    return value == null ? undefined : { key: databaseLabel(gateway(row).key), value, color: engineColor(row.engine, true) };
+  });
+  return bars(runs, gateway).flatMap((bar) => [bar, ...databaseBars.filter((entry) => entry.label === databaseLabel(bar.label))]);
 }
 
 function median(values: (number | null | undefined)[]): number | undefined {
@@ -81,16 +90,10 @@ function singleSendCharts(single: ScenarioRuns["single"], connections: string): 
       description:
         "The gateway's own CPU time (every process of it) per request over the measured run: a figure a busy machine skews less than the rates. On PostgreSQL the database server's CPU over the same run follows as a bar of its own: that engine's cost is the sum of the two. Lower is better; the dashed line is Kannel's.",
       format: microseconds,
-      bars: withDatabaseBars(
-        bars(
-          single,
-          describe((row) => row.cpuMicrosPerRequest),
-        ),
-        bars(single, (row: Row) =>
-          row.databaseCpuMicrosPerRequest == null
-            ? undefined
-            : { key: databaseLabel(label(row)), value: row.databaseCpuMicrosPerRequest, color: engineColor(row.engine, true) },
-        ),
+      bars: cpuBars(
+        single,
+        describe((row) => row.cpuMicrosPerRequest),
+        (row) => row.databaseCpuMicrosPerRequest,
       ),
       reference: kannelCpu === undefined ? undefined : { value: kannelCpu, label: `Kannel ${microseconds(kannelCpu)}` },
     },
@@ -163,13 +166,10 @@ function dispatchCharts(dispatch: ScenarioRuns["dispatch"], count: string): Char
       description:
         "The gateway's own CPU time per message over the same interval (not the SMSC's). On PostgreSQL the database server's CPU over that interval follows as a bar of its own. Lower is better; the dashed line is Kannel's over SMPP.",
       format: microseconds,
-      bars: withDatabaseBars(
-        bars(dispatch, (row: Row) => ({ key: label(row), value: row.cpuMicrosecondsPerMessage, color: engineColor(row.engine) })),
-        bars(dispatch, (row: Row) =>
-          row.databaseCpuMicrosecondsPerMessage == null
-            ? undefined
-            : { key: databaseLabel(label(row)), value: row.databaseCpuMicrosecondsPerMessage, color: engineColor(row.engine, true) },
-        ),
+      bars: cpuBars(
+        dispatch,
+        (row: Row) => ({ key: label(row), value: row.cpuMicrosecondsPerMessage, color: engineColor(row.engine) }),
+        (row) => row.databaseCpuMicrosecondsPerMessage,
       ),
       reference: kannelCpu === undefined ? undefined : { value: kannelCpu, label: `Kannel over SMPP ${microseconds(kannelCpu)}` },
     },

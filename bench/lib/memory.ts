@@ -72,7 +72,7 @@ function processPssMb(pid: number): number | null {
 
 /** CPU time (user + system) used so far by a live process and all its descendants, in seconds. */
 export function cpuSeconds(pid: number): number {
-  return processCpuSeconds(pid) + childPids(pid).reduce((sum, child) => sum + cpuSeconds(child), 0);
+  return treeCpuSeconds(pid, { reaped: false });
 }
 
 /**
@@ -80,9 +80,7 @@ export function cpuSeconds(pid: number): number {
  * its own, its children that have exited (which it has reaped), and its live descendants.
  */
 export function serverCpuSeconds(pid: number): number {
-  const fields = statFields(pid);
-  const reaped = fields ? (Number(fields[13]) + Number(fields[14])) / 100 : 0;
-  return reaped + cpuSeconds(pid);
+  return treeCpuSeconds(pid, { reaped: true });
 }
 
 /** The parent's pid of a live process, or null. */
@@ -91,10 +89,12 @@ export function parentPid(pid: number): number | null {
   return fields ? Number(fields[1]) : null;
 }
 
-/** Linux reports it in clock ticks, 100 a second on every architecture Node runs on. */
-function processCpuSeconds(pid: number): number {
+/** `reaped`: the root's exited children count too (cutime and cstime), read with its own time. */
+function treeCpuSeconds(pid: number, { reaped }: { reaped: boolean }): number {
   const fields = statFields(pid);
-  return fields ? (Number(fields[11]) + Number(fields[12])) / 100 : 0;
+  const ticks = fields ? Number(fields[11]) + Number(fields[12]) + (reaped ? Number(fields[13]) + Number(fields[14]) : 0) : 0;
+  // Linux reports CPU time in clock ticks, 100 a second on every architecture Node runs on.
+  return ticks / 100 + childPids(pid).reduce((sum, child) => sum + cpuSeconds(child), 0);
 }
 
 /**
