@@ -132,7 +132,12 @@ describe("several binds per carrier", () => {
     const accountId = await createSendingAccount();
     const recipients = ["+263733800019", "+263733800029", "+263733800039"];
     const ids = await send(accountId, recipients, "Dropped mid-window");
-    await waitFor(async () => submitsTo(recipients).length >= 1, "the first submit");
+    // The first answered, the next claimed: it waits on the bind for its second when the bind drops.
+    const statusCount = (status: string) => db().message.count({ where: { id: { in: ids }, status } });
+    await waitFor(
+      async () => submitsTo(recipients).length >= 1 && (await statusCount("success")) >= 1 && (await statusCount("processing")) >= 1,
+      "the first submit answered and the next one claimed",
+    );
     simulator.dropBinds("telecel", { refuseForMs: 1_000 });
     const sent = await waitForFinal(ids, { delivered: true });
     expect(sent.map((message) => [message.status, message.attempts])).toEqual(recipients.map(() => ["success", 1]));
