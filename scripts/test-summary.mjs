@@ -6,6 +6,8 @@ const dir = process.argv[2] ?? "test-results";
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// A file whose set-up (beforeAll, an import) throws reports its tests as skipped, not failed.
+const filesFailedOutright = [];
 for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
   if (!file.endsWith(".json")) continue;
   const report = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
@@ -13,10 +15,15 @@ for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
     passed += report.numPassedTests;
     failed += report.numFailedTests;
     skipped += report.numPendingTests + report.numTodoTests;
+    for (const result of report.testResults) {
+      const failedTests = result.assertionResults.filter((test) => test.status === "failed").length;
+      if (result.status === "failed" && failedTests === 0) filesFailedOutright.push(path.relative(process.cwd(), result.name));
+    }
   } else if (file === "playwright.json") {
     passed += report.stats.expected;
     failed += report.stats.unexpected + report.stats.flaky;
     skipped += report.stats.skipped;
   }
 }
-console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+const outright = filesFailedOutright.length > 0 ? `; files failed before their tests ran: ${filesFailedOutright.join(", ")}` : "";
+console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped${outright}`);

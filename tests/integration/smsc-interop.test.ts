@@ -40,8 +40,26 @@ let dlrServer: http.Server;
 let workDir: string;
 let sendsmsPort: number;
 let dlrPort: number;
+/** Whether the current attempt still restarts smsbox when it exits (until Kannel is ready). */
+let smsboxKeeper = { restart: false };
 
+/**
+ * Starts bearerbox and smsbox on fresh ports and waits until both are ready. A second attempt, on
+ * new ports, covers a port taken by another test file between choosing it and Kannel binding it.
+ */
 async function startKannel(): Promise<void> {
+  try {
+    await tryStartKannel();
+  } catch (error) {
+    console.warn(`Kannel did not start; trying once more on new ports. ${(error as Error).message}`);
+    await stopKannel();
+    await tryStartKannel();
+  }
+}
+
+async function tryStartKannel(): Promise<void> {
+  const keeper = { restart: true };
+  smsboxKeeper = keeper;
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), "tumira-kannel-"));
   const [adminPort, smsboxPort] = [await freePort(), await freePort()];
   sendsmsPort = await freePort();
@@ -83,11 +101,16 @@ password = interop
 `;
   const file = path.join(workDir, "kannel.conf");
   fs.writeFileSync(file, config);
-  for (const binary of [BEARERBOX, "/usr/sbin/smsbox"]) {
-    const child = spawn(binary, [file], { stdio: "ignore" });
-    kannel.push(child);
-    if (binary === BEARERBOX) await new Promise((resolve) => setTimeout(resolve, 500)); // smsbox needs bearerbox listening
-  }
+  kannel.push(spawn(BEARERBOX, [file], { stdio: "ignore" }));
+  // smsbox exits at once when bearerbox is not listening yet (slow under a loaded machine), so it
+  // is started again whenever it exits before Kannel is ready.
+  const startSmsbox = () => {
+    if (!keeper.restart) return;
+    const smsbox = spawn("/usr/sbin/smsbox", [file], { stdio: "ignore" });
+    kannel.push(smsbox);
+    smsbox.once("exit", () => setTimeout(startSmsbox, 250));
+  };
+  startSmsbox();
   // Ready when smsbox answers and bearerbox reports the SMPP connection online.
   await waitFor(
     async () => {
@@ -104,8 +127,21 @@ password = interop
       );
     },
     "Kannel to bind to the simulator and smsbox to listen",
-    30_000,
-  );
+    45_000,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}\n${readKannelLogs()}`);
+  });
+  keeper.restart = false;
+}
+
+function readKannelLogs(): string {
+  return ["bearerbox.log", "smsbox.log"]
+    .map((name) => {
+      const file = path.join(workDir, name);
+      const lines = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim().split("\n").slice(-15) : ["(no log)"];
+      return `${name}:\n${lines.join("\n")}`;
+    })
+    .join("\n");
 }
 
 beforeAll(async () => {
@@ -123,19 +159,24 @@ beforeAll(async () => {
   dlrPort = await freePort();
   await new Promise<void>((resolve) => dlrServer.listen(dlrPort, "127.0.0.1", resolve));
   await startKannel();
-}, 60_000);
+}, 150_000);
 
-afterAll(async () => {
-  for (const child of kannel.reverse()) {
+async function stopKannel(): Promise<void> {
+  smsboxKeeper.restart = false;
+  for (const child of kannel.splice(0).reverse()) {
     if (child.exitCode !== null) continue;
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
     if (child.exitCode === null) child.kill("SIGKILL");
   }
+  if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+}
+
+afterAll(async () => {
+  await stopKannel();
   dlrServer?.close();
   await simulator?.stop();
-  if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 });
 
 async function sendThroughKannel(to: string, text: string): Promise<string> {
