@@ -1,4 +1,4 @@
-// `npm run bench:handler [-- --engine sqlite --rounds 5 --seconds 3 --concurrency 50]`: what one
+// `npm run bench:handler [-- --engine sqlite --rounds 5 --seconds 3 --concurrency 50 --profile]`: what one
 // single send costs the server's thread, without HTTP and without a load generator sharing the
 // cores. POST /api/v1/sms runs through runApiRequest (authentication, validation, pricing, the group
 // commit, the 202 body) in a loop of concurrent sends, in a process of its own running the code
@@ -9,6 +9,7 @@ import { parseArgs, promisify } from "node:util";
 import { buildServer, compileEntries } from "@/scripts/build-server";
 import { cleanUpOnSignals } from "./lib/cleanup";
 import { createBenchDatabase, DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
+import { logProfile, profileDirectory } from "./lib/profile";
 import { describeMachine, formatTable, log } from "./lib/report";
 import { positive } from "./lib/settings";
 import { createBenchAccount } from "./lib/tumira";
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
       rounds: { type: "string", default: "5" },
       seconds: { type: "string", default: "3" },
       concurrency: { type: "string", default: "50" },
+      profile: { type: "boolean", default: false },
       "postgres-url": { type: "string", default: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL },
     },
   });
@@ -40,7 +42,9 @@ async function main(): Promise<void> {
   try {
     const account = await createBenchAccount(database);
     log(`handler/${engine}: ${rounds} rounds of ${seconds} s, ${concurrency} sends at a time`);
-    const { stdout } = await run(process.execPath, [entry], {
+    const profileDir = values.profile ? profileDirectory(`handler-${engine}`) : undefined;
+    const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+    const { stdout } = await run(process.execPath, [...nodeArgs, entry], {
       env: {
         ...process.env,
         NODE_ENV: "production",
@@ -67,6 +71,7 @@ async function main(): Promise<void> {
         notes: ["CPU: the whole process (on SQLite its checkpoint thread included), per accepted send"],
       }),
     );
+    if (profileDir) logProfile(profileDir);
   } finally {
     await database.drop();
   }

@@ -73,56 +73,79 @@ export function fromDbTimeOrNull(value: unknown): Date | null {
   return value === null || value === undefined ? null : fromDbTime(value);
 }
 
-const namedStatements = new Map<string, { text: string; names: string[] }>();
+type NamedStatement = {
+  /** With `?` placeholders, and the name of each in order (a name may appear more than once). */
+  text: string;
+  names: string[];
+  /** PostgreSQL's form: `$n` placeholders, each name bound once, in the order of `distinctNames`. */
+  numberedText: string;
+  distinctNames: string[];
+};
+
+const namedStatements = new Map<string, NamedStatement>();
 
 /**
- * A statement with `:name` placeholders as one with `?` placeholders and the names in their order
- * (a name may appear more than once). Quoted text and PostgreSQL's `::` casts are left alone.
+ * A statement with `:name` placeholders as one with `?` placeholders and as one with `$n`
+ * placeholders. Quoted text and PostgreSQL's `::` casts are left alone.
  */
-function toPositional(text: string): { text: string; names: string[] } {
+function toPositional(text: string): NamedStatement {
   const cached = namedStatements.get(text);
   if (cached) return cached;
   const names: string[] = [];
+  const distinctNames: string[] = [];
   let converted = "";
+  let numbered = "";
   let quote: string | null = null;
   for (let index = 0; index < text.length; index++) {
     const char = text[index];
     if (quote) {
       if (char === quote) quote = null;
       converted += char;
+      numbered += char;
       continue;
     }
     if (char === "'" || char === '"') {
       quote = char;
       converted += char;
+      numbered += char;
       continue;
     }
     const name = char === ":" && text[index - 1] !== ":" && text[index + 1] !== ":" ? /^[A-Za-z_]\w*/.exec(text.slice(index + 1)) : null;
     if (name) {
       names.push(name[0]);
+      if (!distinctNames.includes(name[0])) distinctNames.push(name[0]);
       converted += "?";
+      numbered += `$${distinctNames.indexOf(name[0]) + 1}`;
       index += name[0].length;
     } else {
       converted += char;
+      numbered += char;
     }
   }
-  const statement = { text: converted, names };
+  const statement = { text: converted, names, numberedText: numbered, distinctNames };
   namedStatements.set(text, statement);
   return statement;
+}
+
+function valuesByName(names: string[], params: Readonly<Record<string, unknown>>): unknown[] {
+  return names.map((name) => {
+    if (!(name in params)) throw new Error(`no value for :${name}`);
+    return params[name];
+  });
 }
 
 /** The statement and its values by position, whichever way they were given. */
 export function bindParams(text: string, params: Params = []): { text: string; values: readonly unknown[] } {
   if (Array.isArray(params)) return { text, values: params };
-  const named = params as Readonly<Record<string, unknown>>;
   const statement = toPositional(text);
-  return {
-    text: statement.text,
-    values: statement.names.map((name) => {
-      if (!(name in named)) throw new Error(`no value for :${name}`);
-      return named[name];
-    }),
-  };
+  return { text: statement.text, values: valuesByName(statement.names, params as Readonly<Record<string, unknown>>) };
+}
+
+/** PostgreSQL's form of the statement: `$n` placeholders, a name that appears more than once bound once. */
+function bindPostgresParams(text: string, params: Params = []): { text: string; values: readonly unknown[] } {
+  if (Array.isArray(params)) return { text: toPostgresPlaceholders(text), values: params };
+  const statement = toPositional(text);
+  return { text: statement.numberedText, values: valuesByName(statement.distinctNames, params as Readonly<Record<string, unknown>>) };
 }
 
 export type OpenSqlOptions = {
@@ -366,10 +389,9 @@ class PostgresExecutor implements SqlExecutor {
   constructor(private readonly client: pg.Pool | pg.PoolClient) {}
 
   private query(named: string, params: Params, options: QueryOptions): Promise<pg.QueryResult> {
-    const { text, values } = bindParams(named, params);
-    const converted = toPostgresPlaceholders(text);
-    const name = options.prepared ? statementName(converted) : undefined;
-    return this.client.query({ name, text: converted, values: bindPostgres(values) });
+    const { text, values } = bindPostgresParams(named, params);
+    const name = options.prepared ? statementName(text) : undefined;
+    return this.client.query({ name, text, values: bindPostgres(values) });
   }
 
   async all<T = Row>(text: string, params: Params = [], options: QueryOptions = {}): Promise<T[]> {
