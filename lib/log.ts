@@ -1,4 +1,4 @@
-// Structured JSON logs. Every request's lines carry its request id (child loggers); the redact list
+// Structured JSON logs. Every request's lines carry its request id (lib/api/request-log.ts); the redact list
 // is the last line of defence for secrets, which code must not log in the first place.
 import pino from "pino";
 

@@ -6,13 +6,14 @@
 // 503 with Retry-After when the process holds too much already), then reads the body under that
 // limit, runs the handler, maps errors to the route's error shape, and records metrics and one log line.
 import crypto from "node:crypto";
-import { logger, type Logger } from "@/lib/log";
+import { logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
 import { AppError } from "@/lib/errors";
 import { compileRoutes, matchRoute, SMALL_BODY_LIMIT, type RequestHeaders } from "./route";
 import { type ApiResponse, errorResponse, type HeaderMap, toAppError, toWebResponse } from "./respond";
 import { apiRoutes } from "./routes";
 import { reserveBodyMemory, type BodyMemory } from "./body-memory";
+import { RequestLog } from "./request-log";
 
 const compiled = compileRoutes(apiRoutes);
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
@@ -50,7 +51,7 @@ export async function runApiRequest(input: ApiRequestInput): Promise<ApiResponse
   const { method, pathname } = input;
   const incomingId = input.headers.get("x-request-id");
   const requestId = incomingId && REQUEST_ID_PATTERN.test(incomingId) ? incomingId : crypto.randomUUID();
-  const log = lazyChildLogger({ requestId });
+  const log = new RequestLog({ requestId });
   const match = matchRoute(compiled, method, pathname);
   const routeName = match.kind === "not-found" ? "unmatched" : match.route.path;
 
@@ -96,32 +97,6 @@ export async function runApiRequest(input: ApiRequestInput): Promise<ApiResponse
     log[response.status >= 500 ? "error" : "debug"]({ ...labels, path: pathname, ms: Math.round(seconds * 1000) }, "request");
   }
   return response;
-}
-
-/**
- * A child logger made only when something is logged: pino's child() costs microseconds (bindings
- * are serialised, redaction set up) and most requests log nothing. Nested child() calls (e.g. the
- * auth wrapper's) only add bindings; level checks go to the root logger, which children share.
- */
-function lazyChildLogger(bindings: Record<string, unknown>): Logger {
-  let child: Logger | undefined;
-  const materialise = () => (child ??= logger.child(bindings));
-  return new Proxy(logger, {
-    get(_target, property) {
-      if (!child && property === "child") {
-        return (more: Record<string, unknown>, options?: object) =>
-          options ? materialise().child(more, options) : lazyChildLogger({ ...bindings, ...more });
-      }
-      if (!child && (property === "isLevelEnabled" || property === "level")) {
-        const value = Reflect.get(logger, property, logger);
-        return typeof value === "function" ? value.bind(logger) : value;
-      }
-      const target = materialise();
-      const value = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-    set: (_target, property, value) => Reflect.set(materialise(), property, value),
-  });
 }
 
 async function readWebBody(request: Request, limit: number, memory: BodyMemory): Promise<Buffer> {

@@ -1,6 +1,6 @@
 // What an API route is. The table of routes is lib/api/routes.ts; lib/api/handle-api-request.ts runs them.
-import type { Logger } from "@/lib/log";
 import type { ApiKeyAuth } from "./auth/authenticate-api-key";
+import type { RequestLog } from "./request-log";
 import type { ApiResponse, ErrorShape, HeaderMap } from "./respond";
 
 /** What handlers read of the request headers: Web Headers' get (case-insensitive, duplicates joined). */
@@ -12,7 +12,7 @@ export type ApiContext = {
   headers: RequestHeaders;
   params: Record<string, string>;
   requestId: string;
-  log: Logger;
+  log: RequestLog;
   /** The body as read under the route's size limit (empty for bodiless requests). */
   body: Buffer;
   /** Headers for whatever this request answers, error responses included (e.g. RateLimit-*). */
