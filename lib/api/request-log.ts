@@ -10,7 +10,7 @@ export class RequestLog {
 
   /** The same request's logger with more bindings. */
   child(more: Readonly<Record<string, unknown>>): RequestLog {
-    return new RequestLog({ ...this.bindings, ...more });
+    return new RequestLog(Object.assign({}, this.bindings, more));
   }
 
   error(details: object, message: string): void {
@@ -30,6 +30,6 @@ export class RequestLog {
   }
 
   private write(level: Level, details: object, message: string): void {
-    if (logger.isLevelEnabled(level)) logger[level]({ ...this.bindings, ...details }, message);
+    if (logger.isLevelEnabled(level)) logger[level](Object.assign({}, this.bindings, details), message);
   }
 }

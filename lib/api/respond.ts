@@ -78,7 +78,7 @@ export function toWebResponse(response: ApiResponse): Response {
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
-  return new ApiResponse(status, JSON.stringify(body), { ...JSON_HEADERS, ...headers });
+  return new ApiResponse(status, JSON.stringify(body), Object.assign({}, JSON_HEADERS, headers));
 }
 
 /** Envelope of every endpoint but the single send (spec 2.1); data absent when undefined. */

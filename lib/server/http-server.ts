@@ -117,7 +117,10 @@ export function createHttpServer(
   const lean = serveLeanConnections(server, {
     accepts: (_method, target) => !nextHandler || isApiPath(target.split("?")[0]),
     answer: (request) =>
-      answerApi({ ...request, readBody: () => request.readBody().catch(() => Promise.reject(clientClosedRequest())) }, options.trustProxy),
+      answerApi(
+        Object.assign({}, request, { readBody: () => request.readBody().catch(() => Promise.reject(clientClosedRequest())) }),
+        options.trustProxy,
+      ),
     failed: internalError,
     unreadBodyLimit: UNREAD_BODY_LIMIT,
   });
@@ -200,7 +203,7 @@ async function writeResponse(res: http.ServerResponse, response: ApiResponse): P
       await writeChunks(res, response.body);
       return;
     }
-    res.writeHead(response.status, { ...response.headers, "content-length": String(Buffer.byteLength(response.body)) });
+    res.writeHead(response.status, Object.assign({}, response.headers, { "content-length": String(Buffer.byteLength(response.body)) }));
     res.end(response.body);
   } catch (error) {
     const failed = internalError(error);

@@ -43,7 +43,8 @@ export function withApiKey(handler: (context: AuthedContext) => Promise<ApiRespo
           retryAfterSeconds: decision.retryAfterSeconds,
         });
       }
-      const response = await handler({ ...context, auth, log: context.log.child({ accountId: auth.accountId, keyId: auth.keyId }) });
+      const log = context.log.child({ accountId: auth.accountId, keyId: auth.keyId });
+      const response = await handler(Object.assign({}, context, { auth, log }));
       if (!response.ok) await confirmApiKey(auth);
       setRateLimitHeaders(context, decision);
       return response;

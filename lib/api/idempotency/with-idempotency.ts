@@ -44,8 +44,8 @@ type AuthedHandler = (context: AuthedContext) => Promise<ApiResponse>;
 
 /** The request's Idempotency-Key, for a handler whose work writes its record. */
 export type IdempotencyClaim = { key: string; requestHash: string; keptForMs: number };
-export type IdempotentContext = AuthedContext & { idempotency: IdempotencyClaim | null };
-type IdempotentHandler = (context: IdempotentContext) => Promise<ApiResponse>;
+/** A handler given the request's Idempotency-Key claim apart from its context (not copied into a new one). */
+type IdempotentHandler = (context: AuthedContext, claim: IdempotencyClaim | null) => Promise<ApiResponse>;
 
 let lastPurge = 0;
 
@@ -65,13 +65,13 @@ function idempotencyKeyOf(context: AuthedContext): string | null {
 export function withIdempotencyKeptWithWork(handler: IdempotentHandler): AuthedHandler {
   return async (context) => {
     const key = idempotencyKeyOf(context);
-    if (key === null) return handler({ ...context, idempotency: null });
+    if (key === null) return handler(context, null);
     const accountId = context.auth.accountId;
     const requestHash = hashRequest(context);
     const stored = await readStored(accountId, key, new Date());
     if (stored) return replayConfirmed(context, stored, requestHash);
     try {
-      return await handler({ ...context, idempotency: { key, requestHash, keptForMs: IDEMPOTENCY_TTL_MS } });
+      return await handler(context, { key, requestHash, keptForMs: IDEMPOTENCY_TTL_MS });
     } catch (error) {
       if (!(error instanceof IdempotencyKeyTakenError)) throw error;
       // Another request with this key committed first: its answer is this one's.
@@ -87,13 +87,15 @@ export function withIdempotencyKeptWithWork(handler: IdempotentHandler): AuthedH
  * inside the send's transaction when there is a key, and returned as it was stored.
  */
 export function answerKeptWithWork(
-  context: IdempotentContext,
+  claim: IdempotencyClaim | null,
   build: (send: AcceptedSend) => ApiResponse,
 ): { record: IdempotencyRecord | null; respond: (send: AcceptedSend) => ApiResponse } {
-  if (!context.idempotency) return { record: null, respond: build };
+  if (!claim) return { record: null, respond: build };
   let stored: ApiResponse | undefined;
   const record: IdempotencyRecord = {
-    ...context.idempotency,
+    key: claim.key,
+    requestHash: claim.requestHash,
+    keptForMs: claim.keptForMs,
     response: (send) => {
       const response = build(send);
       // A body of chunks is read once: the stored text is what the first answer sends too.

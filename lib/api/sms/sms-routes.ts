@@ -5,7 +5,7 @@ import { ApiResponse, envelope, json, streamedEnvelope } from "@/lib/api/respond
 import { AppError } from "@/lib/errors";
 import { keyActor, withApiKey, type AuthedContext } from "@/lib/api/auth/with-api-key";
 import { parseJsonRequest, parseUuid } from "@/lib/api/parse-request";
-import { answerKeptWithWork, withIdempotencyKeptWithWork, type IdempotentContext } from "@/lib/api/idempotency/with-idempotency";
+import { answerKeptWithWork, withIdempotencyKeptWithWork, type IdempotencyClaim } from "@/lib/api/idempotency/with-idempotency";
 import { acceptMessages } from "@/lib/messages/accept-messages";
 import type { IdempotencyRecord } from "@/lib/messages/commit-sends";
 import { getMessageForApiKey } from "@/lib/messages/get-message";
@@ -26,7 +26,13 @@ export const SMS_CANCELLED = "SMS cancelled";
 export const BULK_CANCELLED = "Bulk SMS cancelled";
 
 /** Both sends: the request's fields, as the key's account and actor, through the one accept function. */
-function accept(context: AuthedContext, request: SendBulkSmsRequest, kind: "single" | "bulk", idempotency: IdempotencyRecord | null) {
+function accept(
+  context: AuthedContext,
+  request: Omit<SendBulkSmsRequest, "to">,
+  recipients: string[],
+  kind: "single" | "bulk",
+  idempotency: IdempotencyRecord | null,
+) {
   const { keyId, accountId, mode } = context.auth;
   return acceptMessages({
     idempotency,
@@ -36,7 +42,7 @@ function accept(context: AuthedContext, request: SendBulkSmsRequest, kind: "sing
     mode,
     from: request.from,
     body: request.message,
-    recipients: request.to,
+    recipients,
     webhookUrl: request.webhook_url,
     priority: request.priority,
     sendAt: request.send_at,
@@ -45,16 +51,16 @@ function accept(context: AuthedContext, request: SendBulkSmsRequest, kind: "sing
   });
 }
 
-async function sendSms(context: IdempotentContext): Promise<ApiResponse> {
+async function sendSms(context: AuthedContext, claim: IdempotencyClaim | null): Promise<ApiResponse> {
   const request = parseJsonRequest(context, sendSmsRequestSchema);
-  const answer = answerKeptWithWork(context, (send) => json(202, serializeSms(send.messages[0])));
-  return answer.respond(await accept(context, { ...request, to: [request.to] }, "single", answer.record));
+  const answer = answerKeptWithWork(claim, (send) => json(202, serializeSms(send.messages[0])));
+  return answer.respond(await accept(context, request, [request.to], "single", answer.record));
 }
 
-async function sendBulkSms(context: IdempotentContext): Promise<ApiResponse> {
+async function sendBulkSms(context: AuthedContext, claim: IdempotencyClaim | null): Promise<ApiResponse> {
   const request = parseJsonRequest(context, sendBulkSmsRequestSchema);
-  const answer = answerKeptWithWork(context, (send) => streamedEnvelope(202, BULK_ACCEPTED, serializeBulkResult(send)));
-  return answer.respond(await accept(context, request, "bulk", answer.record));
+  const answer = answerKeptWithWork(claim, (send) => streamedEnvelope(202, BULK_ACCEPTED, serializeBulkResult(send)));
+  return answer.respond(await accept(context, request, request.to, "bulk", answer.record));
 }
 
 function smsIdOf(context: AuthedContext): string {
