@@ -1,6 +1,8 @@
 // The measured process of `npm run bench:handler` (bench/handler.ts), run compiled (dist/): single
 // sends through runApiRequest, BENCH_CONCURRENCY at a time, for BENCH_ROUNDS rounds of BENCH_SECONDS
-// after one unmeasured round. Prints one JSON line per round on stdout.
+// after one unmeasured round; or, with BENCH_BULK_FILE, one bulk send of the body in that file per round. Prints one JSON
+// line per round on stdout.
+import fs from "node:fs";
 import { runApiRequest } from "@/lib/api/handle-api-request";
 import { prepareDatabase } from "@/lib/setup/prepare-database";
 
@@ -9,6 +11,7 @@ const bodyTemplate = process.env.BENCH_BODY ?? "";
 const concurrency = Number(process.env.BENCH_CONCURRENCY);
 const rounds = Number(process.env.BENCH_ROUNDS);
 const seconds = Number(process.env.BENCH_SECONDS);
+const bulkBody = process.env.BENCH_BULK_FILE ? fs.readFileSync(process.env.BENCH_BULK_FILE) : undefined;
 // As bench/lua/load.lua draws them: random over the carriers, ending in 9 (no simulator magic ending).
 const PREFIXES = ["263771", "263781", "263711", "263731"];
 
@@ -22,10 +25,13 @@ const headers = new Map([
 ]);
 
 function sendOne() {
-  const body = Buffer.from(bodyTemplate.replace("{msisdn}", randomRecipient()));
+  return post("/api/v1/sms", Buffer.from(bodyTemplate.replace("{msisdn}", randomRecipient())));
+}
+
+function post(pathname: string, body: Buffer) {
   return runApiRequest({
     method: "POST",
-    pathname: "/api/v1/sms",
+    pathname,
     headers: { get: (name) => headers.get(name.toLowerCase()) ?? null },
     // The send handler reads neither the Web Request nor anything but the body and these headers.
     request: undefined as unknown as Request,
@@ -57,10 +63,23 @@ async function round(): Promise<{ sendsPerSecond: number; cpuMicrosPerSend: numb
   };
 }
 
+async function bulkRound(body: Buffer): Promise<{ seconds: number; cpuMillis: number; status: number }> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const response = await post("/api/v1/sms/bulk", body);
+  const used = process.cpuUsage(cpu);
+  return {
+    seconds: Number(((performance.now() - started) / 1000).toFixed(3)),
+    cpuMillis: Math.round((used.user + used.system) / 1000),
+    status: response.status,
+  };
+}
+
 async function main(): Promise<void> {
   await prepareDatabase();
-  await round();
-  for (let index = 1; index <= rounds; index++) console.log(JSON.stringify({ round: index, ...(await round()) }));
+  const measure = bulkBody ? () => bulkRound(bulkBody) : round;
+  await measure();
+  for (let index = 1; index <= rounds; index++) console.log(JSON.stringify({ round: index, ...(await measure()) }));
   process.exit(0);
 }
 

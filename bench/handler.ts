@@ -1,10 +1,15 @@
-// `npm run bench:handler [-- --engine sqlite --rounds 5 --seconds 3 --concurrency 50 --profile]`: what one
-// single send costs the server's thread, without HTTP and without a load generator sharing the
-// cores. POST /api/v1/sms runs through runApiRequest (authentication, validation, pricing, the group
-// commit, the 202 body) in a loop of concurrent sends, in a process of its own running the code
-// compiled as the server's is (scripts/build-server.ts). Prints sends per second and CPU µs per send for each round: a figure the
-// machine's noise moves less than the HTTP scenarios', for comparing two versions of the send path.
+// `npm run bench:handler [-- --engine sqlite --rounds 5 --seconds 3 --concurrency 50 --bulk 100000 --profile]`:
+// what one single send costs the server's thread, without HTTP and without a load generator sharing
+// the cores. POST /api/v1/sms runs through runApiRequest (authentication, validation, pricing, the
+// group commit, the 202 body) in a loop of concurrent sends, in a process of its own running the
+// code compiled as the server's is (scripts/build-server.ts). Prints sends per second and CPU µs per
+// send for each round: a figure the machine's noise moves less than the HTTP scenarios', for
+// comparing two versions of the send path. With --bulk N, each round is one POST /api/v1/sms/bulk of
+// N recipients instead: its seconds and the process's CPU.
 import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { buildServer, compileEntries } from "@/scripts/build-server";
 import { cleanUpOnSignals } from "./lib/cleanup";
@@ -14,6 +19,8 @@ import { describeMachine, formatTable, log } from "./lib/report";
 import { positive } from "./lib/settings";
 import { createBenchAccount } from "./lib/tumira";
 import { SINGLE_SEND_BODY } from "./scenarios/single";
+import { recipients } from "./scenarios/bulk";
+import { BENCH_SENDER, BENCH_TEXT } from "./lib/tumira";
 
 const run = promisify(execFile);
 
@@ -24,6 +31,7 @@ async function main(): Promise<void> {
       rounds: { type: "string", default: "5" },
       seconds: { type: "string", default: "3" },
       concurrency: { type: "string", default: "50" },
+      bulk: { type: "string" },
       profile: { type: "boolean", default: false },
       "postgres-url": { type: "string", default: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL },
     },
@@ -33,6 +41,7 @@ async function main(): Promise<void> {
   const rounds = Math.max(1, positive(values.rounds, "rounds"));
   const seconds = Math.max(1, positive(values.seconds, "seconds"));
   const concurrency = Math.max(1, positive(values.concurrency, "concurrency"));
+  const bulk = values.bulk === undefined ? undefined : Math.max(1, positive(values.bulk, "bulk"));
   cleanUpOnSignals();
   log(`machine: ${JSON.stringify(describeMachine())}`);
   // The CLI sets the account up; the loop runs in dist/bench-handler-loop.js.
@@ -41,7 +50,12 @@ async function main(): Promise<void> {
   const database = await createBenchDatabase(engine, values["postgres-url"]);
   try {
     const account = await createBenchAccount(database);
-    log(`handler/${engine}: ${rounds} rounds of ${seconds} s, ${concurrency} sends at a time`);
+    log(
+      bulk
+        ? `handler/${engine}: ${rounds} rounds of one bulk send of ${bulk} recipients`
+        : `handler/${engine}: ${rounds} rounds of ${seconds} s, ${concurrency} sends at a time`,
+    );
+    const bulkFile = bulk ? writeBulkBody(bulk) : undefined;
     const profileDir = values.profile ? profileDirectory(`handler-${engine}`) : undefined;
     const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
     const { stdout } = await run(process.execPath, [...nodeArgs, entry], {
@@ -57,24 +71,44 @@ async function main(): Promise<void> {
         BENCH_ROUNDS: String(rounds),
         BENCH_SECONDS: String(seconds),
         BENCH_CONCURRENCY: String(concurrency),
+        ...(bulkFile ? { BENCH_BULK_FILE: bulkFile } : {}),
       },
     });
-    const measured = stdout
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as { round: number; sendsPerSecond: number; cpuMicrosPerSend: number; refused: number });
-    console.log(
-      formatTable({
-        title: `Single send handler without HTTP (${engine}), ${concurrency} at a time`,
-        columns: ["round", "sends/s", "CPU µs/send", "refused"],
-        rows: measured.map((round) => [round.round, round.sendsPerSecond, round.cpuMicrosPerSend, round.refused]),
-        notes: ["CPU: the whole process (on SQLite its checkpoint thread included), per accepted send"],
-      }),
-    );
+    const lines = stdout.trim().split("\n");
+    console.log(bulk ? bulkTable(engine, bulk, lines) : singleTable(engine, concurrency, lines));
     if (profileDir) logProfile(profileDir);
   } finally {
     await database.drop();
   }
+}
+
+/** The bulk request's body, in a file: too large for the loop's environment. */
+function writeBulkBody(size: number): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tumira-bench-")), "bulk.json");
+  fs.writeFileSync(file, JSON.stringify({ to: recipients(size), message: BENCH_TEXT, from: BENCH_SENDER }));
+  return file;
+}
+
+function singleTable(engine: Engine, concurrency: number, lines: string[]): string {
+  const measured = lines.map(
+    (line) => JSON.parse(line) as { round: number; sendsPerSecond: number; cpuMicrosPerSend: number; refused: number },
+  );
+  return formatTable({
+    title: `Single send handler without HTTP (${engine}), ${concurrency} at a time`,
+    columns: ["round", "sends/s", "CPU µs/send", "refused"],
+    rows: measured.map((round) => [round.round, round.sendsPerSecond, round.cpuMicrosPerSend, round.refused]),
+    notes: ["CPU: the whole process (on SQLite its checkpoint thread included), per accepted send"],
+  });
+}
+
+function bulkTable(engine: Engine, size: number, lines: string[]): string {
+  const measured = lines.map((line) => JSON.parse(line) as { round: number; seconds: number; cpuMillis: number; status: number });
+  return formatTable({
+    title: `Bulk send handler without HTTP (${engine}), ${size.toLocaleString("en")} recipients`,
+    columns: ["round", "seconds", "CPU ms", "status"],
+    rows: measured.map((round) => [round.round, round.seconds, round.cpuMillis, round.status]),
+    notes: ["CPU: the whole process (on SQLite its checkpoint thread included); on PostgreSQL the database's is not in it"],
+  });
 }
 
 main().catch((error) => {

@@ -11,11 +11,11 @@
 -- The dispatcher's claim: queued messages of one carrier and traffic kind in turn order, read in
 -- index order (no sort, no other carrier's rows; the due check reads the index)
 -- (lib/db/stores/shared/claims.ts).
-CREATE INDEX "Message_claim_idx" ON "Message"("operator", "test", "turnAt", "nextAttemptAt") WHERE "status" = 'enqueued';
+CREATE INDEX "Message_claim_idx" ON "Message"("operator", "test", "turn", "nextAttemptAt") WHERE "status" = 'enqueued';
 
 -- Messages out with a carrier: the lease sweep and release (lib/delivery/claim-messages.ts), and the
 -- turn being served (lib/db/stores/shared/claims.ts).
-CREATE INDEX "Message_processing_idx" ON "Message"("operator", "test", "turnAt") WHERE "status" = 'processing';
+CREATE INDEX "Message_processing_idx" ON "Message"("operator", "test", "turn") WHERE "status" = 'processing';
 
 -- Scheduled sends coming due (lib/delivery/fail-queued-messages.ts).
 CREATE INDEX "Message_scheduled_idx" ON "Message"("status", "nextAttemptAt") WHERE "status" = 'created';

@@ -126,13 +126,13 @@ export async function readQueueStats(): Promise<Map<Operator, QueueStats>> {
   const database = sql();
   const stats = new Map<Operator, QueueStats>();
   // A message's priority shows in its turn (high turns lie years back).
-  const highBefore = toDbTime(highTurnsBefore(Date.now()));
-  const turnsOf: Record<Priority, string> = { high: `"turnAt" < ?`, normal: `"turnAt" >= ?` };
+  const highBefore = highTurnsBefore(Date.now());
+  const turnsOf: Record<Priority, string> = { high: `"turn" < ?`, normal: `"turn" >= ?` };
   for (const operator of operators) {
     // A COUNT always returns its one row.
     const [counted] = parseRows(
       await database.all(
-        `SELECT COUNT(*) AS "depth", COALESCE(SUM(CASE WHEN "turnAt" < ? THEN 1 ELSE 0 END), 0) AS "high"
+        `SELECT COUNT(*) AS "depth", COALESCE(SUM(CASE WHEN "turn" < ? THEN 1 ELSE 0 END), 0) AS "high"
          FROM "Message" WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ?`,
         [highBefore, operator, false],
       ),
@@ -145,7 +145,7 @@ export async function readQueueStats(): Promise<Map<Operator, QueueStats>> {
       const first = parseRowOrNull(
         await database.get(
           `SELECT "receivedAt" FROM "Message"
-           WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ? AND ${turnsOf[priority]} ORDER BY "turnAt" LIMIT 1`,
+           WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ? AND ${turnsOf[priority]} ORDER BY "turn" LIMIT 1`,
           [operator, false, highBefore],
         ),
         { receivedAt: "time" },

@@ -111,9 +111,9 @@ export function priceSend(send: PreparedSend, account: SendingAccount, now: Date
   };
   const next = { econet: turnsTo("econet"), netone: turnsTo("netone"), telecel: turnsTo("telecel") };
   const messages = sendable.recipients.map((recipient) => {
-    const turnAt = next[recipient.operator];
+    const turn = next[recipient.operator];
     next[recipient.operator] += TURN_SLOT_MS;
-    return new AcceptedMessage(timeOrderedUuid(), recipient.to, recipient.operator, fields, turnAt);
+    return new AcceptedMessage(timeOrderedUuid(), recipient.to, recipient.operator, fields, turn);
   });
   return { bulkSendId: fields.bulkSendId, currency: account.currency, charge: total, messages, optedOut: sendable.optedOut };
 }

@@ -1,4 +1,4 @@
-// Each message's turn in its carrier's queue (Message.turnAt; the claim serves turns in order).
+// Each message's turn in its carrier's queue (Message.turn; the claim serves turns in order).
 // Fairness between accounts: an account's messages to a carrier take turns one carrier slot apart
 // from the later of the account's last turn there and the queue's virtual time (the turn its
 // dispatchers serve now, or now when they are ahead of the clock or idle), so an account with a
@@ -18,8 +18,8 @@ export const TURN_SLOT_MS = 10;
 /** High priority turns come this far before normal ones: further than any backlog reaches. */
 export const HIGH_LEAD_MS = 10 * 365 * 24 * 3600 * 1000;
 /** Turns before this are high priority ones: a normal turn is never that far back. */
-export function highTurnsBefore(now: number): Date {
-  return new Date(now - HIGH_LEAD_MS / 2);
+export function highTurnsBefore(now: number): number {
+  return now - HIGH_LEAD_MS / 2;
 }
 
 /** Accounts remembered before those whose turns have passed are forgotten. */
@@ -74,8 +74,7 @@ export function servingTurn(operator: Operator, test: boolean, now: number): num
       .delivery.readQueueState({ operator, test, normalTurnsAfter: highTurnsBefore(now) })
       .then(({ servingTurn, queued }) => {
         const previous = queued ? reading.turn : null;
-        const serving = servingTurn?.getTime() ?? null;
-        reading.turn = serving === null ? previous : Math.max(serving, previous ?? serving);
+        reading.turn = servingTurn === null ? previous : Math.max(servingTurn, previous ?? servingTurn);
         reading.readAt = now;
       })
       // A failed read keeps the last turn: the send's own statements meet the same database and report it.

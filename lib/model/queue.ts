@@ -35,4 +35,4 @@ export type ClaimedWebhookDelivery = {
 export type WebhookClaim = { limit: number; leaseMs: number; now?: Date };
 
 /** A carrier's queue (live or test) as the turns read it: the latest normal turn claimed, and whether any message waits. */
-export type QueueState = { servingTurn: Date | null; queued: boolean };
+export type QueueState = { servingTurn: number | null; queued: boolean };

@@ -75,7 +75,7 @@ export class AcceptedMessage {
     readonly operator: Operator,
     private readonly send: SendFields,
     /** Its place in the carrier's queue, in epoch milliseconds (lib/messages/queue-turns.ts). */
-    readonly turnAt: number,
+    readonly turn: number,
   ) {}
 
   get bulkSendId(): string | null {

@@ -5,7 +5,6 @@
 // (a claim, an expired lease, a stop's release) are message.status events for status endpoints.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, sql } from "@/lib/db/client";
-import { toDbTime } from "@/lib/db/sql";
 import { acceptMessages } from "@/lib/messages/accept-messages";
 import { claimMessages, releaseLeases, requeueExpiredLeases, type ClaimedMessage } from "@/lib/delivery/claim-messages";
 import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
@@ -105,23 +104,18 @@ describe("priority and fairness in the claim", () => {
     const small = await createSendingAccount(100_000_000n, "Newcomer");
     const backlog = await sendWith(big, recipients(300, 5000));
     // As if the backlog had been queued a minute ago and the carrier had taken only its first 100 since.
-    const queued = await db().message.findMany({ where: { id: { in: backlog } }, select: { id: true, turnAt: true } });
+    const queued = await db().message.findMany({ where: { id: { in: backlog } }, select: { id: true, turn: true } });
     for (const message of queued) {
-      await sql().run(`UPDATE "Message" SET "turnAt" = ? WHERE "id" = ?`, [
-        toDbTime(new Date(message.turnAt!.getTime() - 60_000)),
-        message.id,
-      ]);
+      await sql().run(`UPDATE "Message" SET "turn" = ? WHERE "id" = ?`, [Number(message.turn) - 60_000, message.id]);
     }
     const inService = await claim(100);
     const servedTurn = Math.max(
-      ...queued
-        .filter((message) => inService.some((claimed) => claimed.id === message.id))
-        .map((message) => message.turnAt!.getTime() - 60_000),
+      ...queued.filter((message) => inService.some((claimed) => claimed.id === message.id)).map((message) => Number(message.turn) - 60_000),
     );
     await waitFor(async () => servingTurn("econet", false, Date.now()) === servedTurn, "the turn in service to be read");
 
     const [newcomer] = await sendWith(small, ["+263779000021"]);
-    expect((await db().message.findUniqueOrThrow({ where: { id: newcomer } })).turnAt!.getTime()).toBe(servedTurn);
+    expect(Number((await db().message.findUniqueOrThrow({ where: { id: newcomer } })).turn)).toBe(servedTurn);
     expect((await claim(2)).map((message) => message.id)).toContain(newcomer);
   });
 });

@@ -1,10 +1,12 @@
 // Migrations apply from empty on this run's database, are idempotent, refuse an edited migration,
-// and produce exactly the schema prisma/schema.prisma describes (the drift check).
+// produce exactly the schema prisma/schema.prisma describes (the drift check), and carry the data
+// of a changed column over.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openSql, type Sql } from "@/lib/db/sql";
+import { openSql, toDbTime, type Sql } from "@/lib/db/sql";
+import { parseRows } from "@/lib/db/stores/shared/rows";
 import { getMigrationStatus, migrate, readMigrations, splitStatements } from "@/lib/db/migrate";
 import { DIST_DIR } from "@/scripts/build-server";
 import { derivePostgresSchema } from "@/scripts/prisma-schemas";
@@ -131,5 +133,35 @@ describe("migrations", () => {
     const actual = await describeSchema(migrated);
     expect(actual.columns.length).toBeGreaterThan(50);
     expect(actual, "schema.prisma changed without a migration: run npm run db:migration -- <name>").toEqual(expected);
+  });
+
+  it("keep each queued message's place when its turn becomes epoch milliseconds", async () => {
+    const sql = await emptyDatabase();
+    const migrations = readMigrations(sql.dialect);
+    const turnInMilliseconds = migrations.findIndex((migration) => migration.name.endsWith("_queue_turn_in_milliseconds"));
+    for (const migration of migrations.slice(0, turnInMilliseconds)) {
+      for (const statement of splitStatements(migration.sql)) await sql.run(statement);
+    }
+    const at = "2026-11-27T14:25:08.005+00:00";
+    await sql.run(`INSERT INTO "Account" ("id", "name", "currency", "balance", "updatedAt") VALUES ('account', 'A', 'USD', 0, ?)`, [at]);
+    // A normal turn, a high priority one (years back) and a message that never had one.
+    const turns = { normal: Date.UTC(2026, 10, 27, 14, 26, 0, 990), high: Date.UTC(2016, 10, 29, 14, 25, 8, 1), none: null };
+    for (const [id, turn] of Object.entries(turns)) {
+      await sql.run(
+        `INSERT INTO "Message" ("id", "accountId", "to", "body", "senderId", "operator", "charge", "currency", "segments", "encoding",
+           "status", "nextAttemptAt", "receivedAt", "updatedAt", "turnAt")
+         VALUES (?, 'account', '+263771234567', 'Hi', 'ACME', 'econet', 300, 'USD', 1, 'GSM-7', 'enqueued', ?, ?, ?, ?)`,
+        [id, at, at, at, turn === null ? null : toDbTime(new Date(turn))],
+      );
+    }
+
+    for (const statement of splitStatements(migrations[turnInMilliseconds].sql)) await sql.run(statement);
+
+    const rows = parseRows(await sql.all(`SELECT "id", "turn" FROM "Message" ORDER BY "id"`), { id: "text", turn: "bigint?" });
+    expect(Object.fromEntries(rows.map((row) => [row.id, row.turn]))).toEqual({
+      high: BigInt(turns.high),
+      none: null,
+      normal: BigInt(turns.normal),
+    });
   });
 });

@@ -204,7 +204,7 @@ describe("MessageStore", () => {
     expect(scheduled.nextAttemptAt).toEqual(sendAt);
     expect(scheduled.expiresAt!.getTime()).toBe(sendAt.getTime() + 120_000);
     for (const [index, id] of ids.entries()) {
-      expect(byId.get(id)!.turnAt!.getTime()).toBe(accepted(outcomes[index]).messages[0].turnAt);
+      expect(byId.get(id)!.turn).toBe(BigInt(accepted(outcomes[index]).messages[0].turn));
     }
     const holds = await db().ledgerEntry.findMany({ where: { messageId: { in: ids } } });
     expect(new Map(holds.map((hold) => [hold.messageId, hold.actor])).get(scheduled.id)).toBe("user:someone");
@@ -275,17 +275,17 @@ describe("DeliveryStore", () => {
   it("readQueueState: the latest normal turn claimed, and whether anything waits, per carrier and mode", async () => {
     const accountId = await createSendingAccount();
     const keyId = await keyOf(accountId, "test");
-    const queue = { operator: "netone", test: true, normalTurnsAfter: new Date(Date.now() - 3_600_000) };
+    const queue = { operator: "netone", test: true, normalTurnsAfter: Date.now() - 3_600_000 };
     expect(await getStores().delivery.readQueueState(queue)).toEqual({ servingTurn: null, queued: false });
 
     await getStores().messages.commitSends([prepared(accountId, keyId, 3, { test: true }, "netone")], priceSend);
     expect(await getStores().delivery.readQueueState(queue)).toEqual({ servingTurn: null, queued: true });
     const claimed = await getStores().delivery.claim({ owner: "store-q", operator: "netone", test: true, limit: 2, leaseMs: 60_000 });
-    const turns = await db().message.findMany({ where: { id: { in: claimed.map((message) => message.id) } }, select: { turnAt: true } });
-    const latest = Math.max(...turns.map((message) => message.turnAt!.getTime()));
-    expect(await getStores().delivery.readQueueState(queue)).toEqual({ servingTurn: new Date(latest), queued: true });
+    const turns = await db().message.findMany({ where: { id: { in: claimed.map((message) => message.id) } }, select: { turn: true } });
+    const latest = Math.max(...turns.map((message) => Number(message.turn)));
+    expect(await getStores().delivery.readQueueState(queue)).toEqual({ servingTurn: latest, queued: true });
     expect(await getStores().delivery.readQueueState({ ...queue, test: false })).toMatchObject({ servingTurn: null });
-    expect(await getStores().delivery.readQueueState({ ...queue, normalTurnsAfter: new Date(latest) })).toMatchObject({
+    expect(await getStores().delivery.readQueueState({ ...queue, normalTurnsAfter: latest })).toMatchObject({
       servingTurn: null,
     });
   });

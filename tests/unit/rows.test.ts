@@ -64,10 +64,10 @@ describe("parseRow", () => {
       sendAt: null,
       validityPeriod: 3600,
       expiresAt: null,
-      turnAt: at,
+      turn: 1_764_253_508_005,
     };
     const message = parseMessageRow(row);
-    expect(message).toMatchObject({ charge: 350n, test: false, validityPeriod: 3600, deliveredAt: null });
+    expect(message).toMatchObject({ charge: 350n, test: false, validityPeriod: 3600, deliveredAt: null, turn: 1_764_253_508_005n });
     expect(message.receivedAt).toEqual(new Date(at));
   });
 });

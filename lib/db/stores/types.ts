@@ -98,7 +98,7 @@ export interface DeliveryStore {
   /** Moves due messages of one carrier to processing, leased to the claim's owner. */
   claim(claim: MessageClaim): Promise<ClaimedMessage[]>;
   /** Where a carrier's queue stands, for the turns of new messages (lib/messages/queue-turns.ts). */
-  readQueueState(queue: { operator: string; test: boolean; normalTurnsAfter: Date }): Promise<QueueState>;
+  readQueueState(queue: { operator: string; test: boolean; normalTurnsAfter: number }): Promise<QueueState>;
   /**
    * Records carrier acceptances: an answer lands only while its owner holds the message's lease, and
    * only the messages that landed get their parts. Returns the ids that landed and what `then` gave.

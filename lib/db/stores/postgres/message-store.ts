@@ -161,13 +161,12 @@ WITH usable_keys AS (
 ), messages AS (
   INSERT INTO "Message" ("accountId", "apiKeyId", "userId", "bulkSendId", "body", "senderId", "currency", "segments", "encoding",
     "status", "operatorResponse", "webhookUrl", "test", "nextAttemptAt", "receivedAt", "createdAt", "updatedAt", "priority", "sendAt",
-    "validityPeriod", "expiresAt", "id", "to", "operator", "charge", "turnAt")
+    "validityPeriod", "expiresAt", "id", "to", "operator", "charge", "turn")
   SELECT s.account_id, s.api_key_id, s.user_id, s.bulk_send_id, s.body, s.sender_id, s.currency, s.segments, s.encoding,
     s.status, '', s.webhook_url, s.test, s.next_attempt_at, CAST(:at AS TIMESTAMP(3)), CAST(:at AS TIMESTAMP(3)), CAST(:at AS TIMESTAMP(3)),
-    s.priority, s.send_at, s.validity_period, s.expires_at, m.id, m."to", m.operator, m.charge,
-    TIMESTAMP '1970-01-01 00:00:00' + m.turn_ms * INTERVAL '1 millisecond'
+    s.priority, s.send_at, s.validity_period, s.expires_at, m.id, m."to", m.operator, m.charge, m.turn
   FROM unnest(CAST(:sendNumbers AS INTEGER[]), CAST(:ids AS TEXT[]), CAST(:tos AS TEXT[]), CAST(:operators AS TEXT[]),
-      CAST(:messageCharges AS BIGINT[]), CAST(:turnMs AS BIGINT[])) AS m(send_n, id, "to", operator, charge, turn_ms)
+      CAST(:messageCharges AS BIGINT[]), CAST(:turns AS BIGINT[])) AS m(send_n, id, "to", operator, charge, turn)
     JOIN sends s ON s.n = m.send_n
 ), ledger AS (
   INSERT INTO "LedgerEntry" ("accountId", "kind", "amount", "balanceAfter", "messageId", "bulkSendId", "actor", "createdAt")
@@ -271,7 +270,7 @@ function writeSendsParams(accepted: Accepted[], now: Date): Record<string, unkno
     tos: messageColumn(({ message }) => message.to),
     operators: messageColumn(({ message }) => message.operator),
     messageCharges: messageColumn(({ message }) => message.charge.toString()),
-    turnMs: messageColumn(({ message }) => message.turnAt),
+    turns: messageColumn(({ message }) => message.turn),
     afterFinal: afterFinal.map(String),
   };
 }

@@ -47,7 +47,7 @@ export async function claimMessages(database: Sql, clauses: ClaimClauses, claim:
     `WITH due AS ${clauses.chooseOnce}(
        SELECT "id" FROM "Message"${clauses.dueIndex ?? ""}
        WHERE "status" = ${SQL_STATUS.enqueued} AND "operator" = :operator AND "test" = :test AND "nextAttemptAt" <= :now
-       ORDER BY "turnAt" LIMIT :limit${clauses.lockDue})
+       ORDER BY "turn" LIMIT :limit${clauses.lockDue})
      UPDATE "Message" SET "status" = ${SQL_STATUS.processing}, "leaseOwner" = :owner, "leaseUntil" = :leaseUntil,
        "attempts" = "attempts" + 1, "updatedAt" = :now
      WHERE ${clauses.stillDue}"id" IN (SELECT "id" FROM due)
@@ -88,14 +88,14 @@ export async function claimWebhookDeliveries(database: Sql, clauses: ClaimClause
 /** Index seeks: the processing index's last claimed normal turn, and the claim index's first queued row. */
 export async function readQueueState(
   database: Sql,
-  queue: { operator: string; test: boolean; normalTurnsAfter: Date },
+  queue: { operator: string; test: boolean; normalTurnsAfter: number },
 ): Promise<QueueState> {
   const row = await database.get<{ serving: unknown; queued: unknown }>(
     `SELECT
-       (SELECT MAX("turnAt") FROM "Message"
-        WHERE "status" = ${SQL_STATUS.processing} AND "operator" = :operator AND "test" = :test AND "turnAt" > :after) AS "serving",
+       (SELECT MAX("turn") FROM "Message"
+        WHERE "status" = ${SQL_STATUS.processing} AND "operator" = :operator AND "test" = :test AND "turn" > :after) AS "serving",
        EXISTS (SELECT 1 FROM "Message" WHERE "status" = ${SQL_STATUS.enqueued} AND "operator" = :operator AND "test" = :test) AS "queued"`,
-    { operator: queue.operator, test: queue.test, after: toDbTime(queue.normalTurnsAfter) },
+    { operator: queue.operator, test: queue.test, after: queue.normalTurnsAfter },
   );
-  return { servingTurn: fromDbTimeOrNull(row?.serving), queued: row?.queued === true || row?.queued === 1 };
+  return { servingTurn: row?.serving == null ? null : Number(row.serving), queued: row?.queued === true || row?.queued === 1 };
 }

@@ -9,7 +9,7 @@ import type { DeliveredMessage } from "../types";
 export type { Message };
 
 /** What a column holds: text, a boolean, an integer (a BIGINT as money, or an INTEGER or COUNT as a number), a time; `?`: or null. */
-export type ColumnType = "text" | "text?" | "boolean" | "bigint" | "integer" | "integer?" | "time" | "time?";
+export type ColumnType = "text" | "text?" | "boolean" | "bigint" | "bigint?" | "integer" | "integer?" | "time" | "time?";
 
 type ColumnValue<T extends ColumnType> = T extends "text"
   ? string
@@ -19,13 +19,15 @@ type ColumnValue<T extends ColumnType> = T extends "text"
       ? boolean
       : T extends "bigint"
         ? bigint
-        : T extends "integer"
-          ? number
-          : T extends "integer?"
-            ? number | null
-            : T extends "time"
-              ? Date
-              : Date | null;
+        : T extends "bigint?"
+          ? bigint | null
+          : T extends "integer"
+            ? number
+            : T extends "integer?"
+              ? number | null
+              : T extends "time"
+                ? Date
+                : Date | null;
 
 export type RowShape = Readonly<Record<string, ColumnType>>;
 export type ParsedRow<S extends RowShape> = { -readonly [K in keyof S]: ColumnValue<S[K]> };
@@ -67,6 +69,7 @@ function parseColumn(row: Row, column: string, type: ColumnType): unknown {
       if (value === false || value === 0) return false;
       break;
     case "bigint":
+    case "bigint?":
       if (typeof value === "bigint") return value;
       if (typeof value === "number" || (typeof value === "string" && /^-?\d+$/.test(value))) return BigInt(value);
       break;
@@ -117,7 +120,7 @@ const MESSAGE_ROW = {
   sendAt: "time?",
   validityPeriod: "integer?",
   expiresAt: "time?",
-  turnAt: "time?",
+  turn: "bigint?",
 } as const satisfies Record<keyof Message, ColumnType>;
 
 /** A whole Message row (`SELECT *` or `RETURNING *`), as the Prisma Client would return it. */

@@ -49,7 +49,7 @@ const MESSAGE_SEND_COLUMNS = [
   "validityPeriod",
   "expiresAt",
 ] as const;
-const MESSAGE_OWN_COLUMNS = ["id", "to", "operator", "charge", "turnAt"] as const;
+const MESSAGE_OWN_COLUMNS = ["id", "to", "operator", "charge", "turn"] as const;
 const MESSAGE_COLUMNS = [...MESSAGE_SEND_COLUMNS, ...MESSAGE_OWN_COLUMNS];
 /** Rows are built and inserted this many messages at a time, never a whole bulk send's at once. */
 const MESSAGES_PER_CHUNK = 1024;
@@ -182,11 +182,15 @@ async function readAccounts(tx: SqlExecutor, sends: PreparedSend[], pricing: Map
   );
   const accounts = new Map<string, SendingAccount>();
   for (const row of rows) {
-    const recipients = sends.filter((send) => send.accountId === row.id).flatMap((send) => send.recipients.map(({ to }) => to));
-    const optedOut = row.hasOptOuts === true || row.hasOptOuts === 1 ? await readOptedOut(tx, row.id, recipients) : new Set<string>();
+    const hasOptOuts = row.hasOptOuts === true || row.hasOptOuts === 1;
+    const optedOut = hasOptOuts ? await readOptedOut(tx, row.id, recipientsOf(sends, row.id)) : new Set<string>();
     accounts.set(row.id, { balance: BigInt(row.balance), currency: row.currency, ...pricing.get(row.id)!, optedOut });
   }
   return accounts;
+}
+
+function recipientsOf(sends: PreparedSend[], accountId: string): string[] {
+  return sends.filter((send) => send.accountId === accountId).flatMap((send) => send.recipients.map(({ to }) => to));
 }
 
 async function writeAccepted(tx: SqlExecutor, sends: PreparedSend[], results: SendOutcome[], now: Date): Promise<void> {
@@ -250,7 +254,7 @@ function sendValues({ send, result }: AcceptedEntry, at: string): unknown[] {
 }
 
 function ownValues(message: AcceptedMessage): unknown[] {
-  return [message.id, message.to, message.operator, message.charge, toDbTime(new Date(message.turnAt))];
+  return [message.id, message.to, message.operator, message.charge, message.turn];
 }
 
 /**

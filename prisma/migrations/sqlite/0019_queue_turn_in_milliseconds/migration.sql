@@ -1,0 +1,17 @@
+-- A message's turn in epoch milliseconds (an integer) instead of a DateTime kept as text.
+-- Written by hand: ALTER TABLE keeps the table (Prisma's diff would copy it), and the queue's
+-- partial indexes (prisma/partial-indexes.sql) are dropped and made again on the new column.
+DROP INDEX "Message_claim_idx";
+DROP INDEX "Message_processing_idx";
+
+ALTER TABLE "Message" ADD COLUMN "turn" BIGINT;
+
+UPDATE "Message" SET "turn" = CAST(strftime('%s', "turnAt") AS INTEGER) * 1000 + CAST(ROUND(strftime('%f', "turnAt") * 1000) AS INTEGER) % 1000
+WHERE "turnAt" IS NOT NULL;
+
+ALTER TABLE "Message" DROP COLUMN "turnAt";
+
+-- Partial indexes (prisma/partial-indexes.sql)
+CREATE INDEX "Message_claim_idx" ON "Message"("operator", "test", "turn", "nextAttemptAt") WHERE "status" = 'enqueued';
+
+CREATE INDEX "Message_processing_idx" ON "Message"("operator", "test", "turn") WHERE "status" = 'processing';
