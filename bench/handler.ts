@@ -8,7 +8,6 @@
 // N recipients instead: its seconds and the process's CPU.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { buildServer, compileEntries } from "@/scripts/build-server";
@@ -19,8 +18,7 @@ import { describeMachine, formatTable, log } from "./lib/report";
 import { positive } from "./lib/settings";
 import { createBenchAccount } from "./lib/tumira";
 import { SINGLE_SEND_BODY } from "./scenarios/single";
-import { recipients } from "./scenarios/bulk";
-import { BENCH_SENDER, BENCH_TEXT } from "./lib/tumira";
+import { bulkRequestBody } from "./scenarios/bulk";
 
 const run = promisify(execFile);
 
@@ -55,7 +53,7 @@ async function main(): Promise<void> {
         ? `handler/${engine}: ${rounds} rounds of one bulk send of ${bulk} recipients`
         : `handler/${engine}: ${rounds} rounds of ${seconds} s, ${concurrency} sends at a time`,
     );
-    const bulkFile = bulk ? writeBulkBody(bulk) : undefined;
+    const bulkFile = bulk ? writeBulkBody(database.dataDir, bulk) : undefined;
     const profileDir = values.profile ? profileDirectory(`handler-${engine}`) : undefined;
     const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
     const { stdout } = await run(process.execPath, [...nodeArgs, entry], {
@@ -82,10 +80,10 @@ async function main(): Promise<void> {
   }
 }
 
-/** The bulk request's body, in a file: too large for the loop's environment. */
-function writeBulkBody(size: number): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tumira-bench-")), "bulk.json");
-  fs.writeFileSync(file, JSON.stringify({ to: recipients(size), message: BENCH_TEXT, from: BENCH_SENDER }));
+/** The bulk request's body, in a file (too large for the loop's environment) that goes with the bench database. */
+function writeBulkBody(dataDir: string, size: number): string {
+  const file = path.join(dataDir, "bulk-request.json");
+  fs.writeFileSync(file, bulkRequestBody(size));
   return file;
 }
 

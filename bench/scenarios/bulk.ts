@@ -22,6 +22,11 @@ export function recipients(count: number, offset = 0): string[] {
   });
 }
 
+/** A bulk request's body: `count` of those recipients, from `offset`. */
+export function bulkRequestBody(count: number, offset = 0): string {
+  return JSON.stringify({ to: recipients(count, offset), message: BENCH_TEXT, from: BENCH_SENDER });
+}
+
 /** Longer than any sane bulk; past it the row says "timed out" instead of the run hanging. */
 const BULK_TIMEOUT_MS = 240_000;
 
@@ -29,7 +34,7 @@ export type BulkOutcome = { seconds: number; status: number | "timed out"; total
 
 /** Sends one bulk and returns the seconds until the complete response was read. */
 export async function sendBulk(baseUrl: string, token: string, count: number, offset = 0): Promise<BulkOutcome> {
-  const body = JSON.stringify({ to: recipients(count, offset), message: BENCH_TEXT, from: BENCH_SENDER });
+  const body = bulkRequestBody(count, offset);
   const started = performance.now();
   try {
     const response = await fetch(`${baseUrl}/api/v1/sms/bulk`, {

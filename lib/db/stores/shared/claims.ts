@@ -3,6 +3,7 @@
 // the UPDATE checks the status again.
 import { fromDbTimeOrNull, toDbTime, type Sql } from "@/lib/db/sql";
 import { SQL_STATUS } from "@/lib/model/message-status";
+import { parseRowOrNull } from "./rows";
 import type { ClaimedMessage, ClaimedWebhookDelivery, MessageClaim, QueueState, WebhookClaim } from "@/lib/model/queue";
 
 export type ClaimClauses = {
@@ -90,12 +91,13 @@ export async function readQueueState(
   database: Sql,
   queue: { operator: string; test: boolean; normalTurnsAfter: number },
 ): Promise<QueueState> {
-  const row = await database.get<{ serving: unknown; queued: unknown }>(
+  const row = await database.get(
     `SELECT
        (SELECT MAX("turn") FROM "Message"
         WHERE "status" = ${SQL_STATUS.processing} AND "operator" = :operator AND "test" = :test AND "turn" > :after) AS "serving",
        EXISTS (SELECT 1 FROM "Message" WHERE "status" = ${SQL_STATUS.enqueued} AND "operator" = :operator AND "test" = :test) AS "queued"`,
     { operator: queue.operator, test: queue.test, after: queue.normalTurnsAfter },
   );
-  return { servingTurn: row?.serving == null ? null : Number(row.serving), queued: row?.queued === true || row?.queued === 1 };
+  const state = parseRowOrNull(row, { serving: "integer?", queued: "boolean" });
+  return { servingTurn: state?.serving ?? null, queued: state?.queued ?? false };
 }
