@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import { runApiRequest } from "@/lib/api/handle-api-request";
 import { prepareDatabase } from "@/lib/setup/prepare-database";
+import { randomRecipient } from "./lib/recipients";
 
 const token = process.env.BENCH_TOKEN ?? "";
 const bodyTemplate = process.env.BENCH_BODY ?? "";
@@ -12,12 +13,6 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY);
 const rounds = Number(process.env.BENCH_ROUNDS);
 const seconds = Number(process.env.BENCH_SECONDS);
 const bulkBody = process.env.BENCH_BULK_FILE ? fs.readFileSync(process.env.BENCH_BULK_FILE) : undefined;
-// As bench/lua/load.lua draws them: random over the carriers, ending in 9 (no simulator magic ending).
-const PREFIXES = ["263771", "263781", "263711", "263731"];
-
-function randomRecipient(): string {
-  return `${PREFIXES[Math.floor(Math.random() * PREFIXES.length)]}${String(Math.floor(Math.random() * 100_000)).padStart(5, "0")}9`;
-}
 
 const headers = new Map([
   ["authorization", `Bearer ${token}`],

@@ -25,9 +25,11 @@ export function postgresMessageStore(database: Sql): MessageStore {
     // One batch's statement overlaps another's round trips (an account's row lock is held only by the statement).
     concurrentSendBatches: 2,
     async commitSends(sends, price) {
-      // Each refusal of the write means another statement changed what this batch read: read again.
-      for (;;) {
-        const outcomes = await writeSends(database, sends, price);
+      // The first read trusts the keys the API has just authenticated and the Idempotency-Keys it has
+      // just found free; the write checks them. Each refusal of the write means another statement
+      // changed what this batch read: read again, checking every key, and price again.
+      for (let checkKeys = false; ; checkKeys = true) {
+        const outcomes = await writeSends(database, sends, price, checkKeys);
         if (outcomes) return outcomes;
       }
     },
@@ -38,33 +40,45 @@ export function postgresMessageStore(database: Sql): MessageStore {
 /**
  * Read unlocked: the write checks again what it relies on. The lists travel as JSON: the planner
  * costs a JSON list alike whatever it holds, so PostgreSQL keeps one generic plan for the statement
- * instead of planning it again for every batch (as it does for arrays, whose length it sees).
+ * instead of planning it again for every batch (as it does for arrays, whose length it sees). The
+ * keys are read only when checked (after a refused write): two texts.
  */
-const READ_SENDING_ACCOUNTS = `
+function readSendingAccountsText(checkKeys: boolean): string {
+  return `
 WITH account_ids AS (SELECT json_array_elements_text(CAST(:accountIds AS JSON)) AS "id"),
-  recipients AS (SELECT json_array_elements_text(CAST(:recipients AS JSON)) AS "number"),
-  idempotency_keys AS (SELECT json_array_elements_text(CAST(:idempotencyKeys AS JSON)) AS "key"),
-  key_ids AS (SELECT json_array_elements_text(CAST(:keyIds AS JSON)) AS "id")
+  recipients AS (SELECT json_array_elements_text(CAST(:recipients AS JSON)) AS "number")${checkKeys ? KEY_LISTS : ""}
 SELECT a."id", a."balance", a."currency",
   ARRAY(SELECT s."name" FROM "SenderId" s WHERE s."accountId" = a."id" AND s."status" = 'approved') AS "approvedSenders",
   ARRAY(SELECT o."number" FROM "OptOut" o WHERE o."accountId" = a."id" AND o."number" IN (SELECT "number" FROM recipients)) AS "optedOut",
   (SELECT json_agg(json_build_object('scope', r."scope", 'operator', r."operator", 'pricePerSegment', r."pricePerSegment"))
-   FROM "Rate" r WHERE r."scope" IN (CAST(:defaultScope AS TEXT), a."id")) AS "rates",
+   FROM "Rate" r WHERE r."scope" IN (CAST(:defaultScope AS TEXT), a."id")) AS "rates"${checkKeys ? KEY_COLUMNS : ""}
+FROM "Account" a WHERE a."id" IN (SELECT "id" FROM account_ids)`;
+}
+
+const KEY_LISTS = `,
+  idempotency_keys AS (SELECT json_array_elements_text(CAST(:idempotencyKeys AS JSON)) AS "key"),
+  key_ids AS (SELECT json_array_elements_text(CAST(:keyIds AS JSON)) AS "id")`;
+const KEY_COLUMNS = `,
   ARRAY(SELECT i."key" FROM "IdempotencyKey" i
     WHERE i."accountId" = a."id" AND i."key" IN (SELECT "key" FROM idempotency_keys) AND i."expiresAt" > CAST(:at AS TIMESTAMP(3))) AS "takenKeys",
   ARRAY(SELECT k."id" FROM "ApiKey" k
     WHERE k."id" IN (SELECT "id" FROM key_ids) AND k."accountId" = a."id" AND k."active"
-      AND (k."expiresAt" IS NULL OR k."expiresAt" > CAST(:at AS TIMESTAMP(3)))) AS "usableKeys"
-FROM "Account" a WHERE a."id" IN (SELECT "id" FROM account_ids)`;
+      AND (k."expiresAt" IS NULL OR k."expiresAt" > CAST(:at AS TIMESTAMP(3)))) AS "usableKeys"`;
+const READ_SENDING_ACCOUNTS = { trusted: readSendingAccountsText(false), checked: readSendingAccountsText(true) };
 
+/** With checkKeys, which of the batch's Idempotency-Keys the account holds and which of its keys still authenticate. */
 type SendingState = SendingAccount & { takenKeys: Set<string>; usableKeys: Set<string> };
 
 /**
- * Each account of the batch: its balance, currency, approved sender ids, rates, which of the batch's
- * recipients are on its opt-out list, which of the batch's Idempotency-Keys it holds and which of
- * its keys still authenticate; in one round trip.
+ * Each account of the batch: its balance, currency, approved sender ids, rates and which of the
+ * batch's recipients are on its opt-out list (and, with checkKeys, its keys); in one round trip.
  */
-async function readSendingAccounts(database: Sql, sends: PreparedSend[], now: Date): Promise<Map<string, SendingState>> {
+async function readSendingAccounts(
+  database: Sql,
+  sends: PreparedSend[],
+  now: Date,
+  checkKeys: boolean,
+): Promise<Map<string, SendingState>> {
   const rows = await database.all<{
     id: string;
     balance: number | string;
@@ -72,10 +86,10 @@ async function readSendingAccounts(database: Sql, sends: PreparedSend[], now: Da
     approvedSenders: string[];
     optedOut: string[];
     rates: Array<{ scope: string; operator: string; pricePerSegment: number | string }> | null;
-    takenKeys: string[];
-    usableKeys: string[];
+    takenKeys?: string[];
+    usableKeys?: string[];
   }>(
-    READ_SENDING_ACCOUNTS,
+    checkKeys ? READ_SENDING_ACCOUNTS.checked : READ_SENDING_ACCOUNTS.trusted,
     {
       defaultScope: DEFAULT_SCOPE,
       accountIds: JSON.stringify([...new Set(sends.map((send) => send.accountId))]),
@@ -110,23 +124,22 @@ async function readSendingAccounts(database: Sql, sends: PreparedSend[], now: Da
  * only when no other request holds it (one still running is waited for). The last SELECT divides by
  * zero unless every key was usable, every hold landed and every Idempotency-Key was claimed, which
  * fails the statement and so undoes every row it wrote. Row-wise values travel as one array per
- * column, so the text is the same for any batch. What sends share (account, key, sender, terms) travels
- * once per distinct send profile; the sends name their profile, and the message rows their send, by
- * position. A message's turn travels in epoch milliseconds; its status, next attempt and expiry follow
- * from its send_at in SQL. Each ledger row's balance after it is an offset from its account's balance
- * after the hold.
+ * column, so the text is the same for any batch of one account, and for any batch of several. What
+ * sends share (account, key, sender, terms) travels once per distinct send profile; the sends name
+ * their profile, and the message rows their send, by position. A message's turn travels in epoch
+ * milliseconds; its status, next attempt and expiry follow from its send_at in SQL. Each ledger
+ * row's balance after it is an offset from its account's balance after the hold.
  */
-const WRITE_SENDS = `
+function writeSendsText(severalAccounts: boolean): string {
+  return `
 WITH usable_keys AS (
   SELECT "id" FROM "ApiKey"
   WHERE "id" = ANY(CAST(:keyIds AS TEXT[])) AND "active" AND ("expiresAt" IS NULL OR "expiresAt" > CAST(:at AS TIMESTAMP(3)))
   ORDER BY "id" FOR SHARE
-), locked AS MATERIALIZED (
-  SELECT "id" FROM "Account" WHERE "id" = ANY(CAST(:holdAccountIds AS TEXT[])) ORDER BY "id" FOR UPDATE
-), holds AS (
+${severalAccounts ? LOCK_ACCOUNTS_IN_ORDER : ""}), holds AS (
   UPDATE "Account" SET "balance" = "Account"."balance" + h.total, "updatedAt" = CAST(:at AS TIMESTAMP(3))
   FROM unnest(CAST(:holdAccountIds AS TEXT[]), CAST(:holdTotals AS BIGINT[])) AS h(account_id, total)
-  WHERE "Account"."id" = h.account_id AND "Account"."id" IN (SELECT "id" FROM locked) AND "Account"."balance" + h.total >= 0
+  WHERE "Account"."id" = h.account_id AND${severalAccounts ? ` "Account"."id" IN (SELECT "id" FROM locked) AND` : ""} "Account"."balance" + h.total >= 0
   RETURNING "Account"."id", "Account"."balance"
 ), claimed AS (
   INSERT INTO "IdempotencyKey" ("accountId", "key", "requestHash", "responseStatus", "responseBody", "createdAt", "expiresAt")
@@ -181,16 +194,30 @@ WITH usable_keys AS (
 SELECT 1 / CAST((SELECT COUNT(*) FROM usable_keys) = CAST(:keyCount AS INTEGER)
   AND (SELECT COUNT(*) FROM holds) = CAST(:holdCount AS INTEGER)
   AND (SELECT COUNT(*) FROM claimed) = CAST(:claimCount AS INTEGER) AS INTEGER) AS "written"`;
+}
+
+/**
+ * The accounts of a batch of several are locked in id order before their holds: two batches that
+ * share accounts never wait for each other's locks in a cycle. A batch of one account (nearly every
+ * batch) leaves the step out, which saves each of its statements the step's setup
+ * (docs/decisions/0023-trusted-send-read-and-one-account-write.md).
+ */
+const LOCK_ACCOUNTS_IN_ORDER = `), locked AS MATERIALIZED (
+  SELECT "id" FROM "Account" WHERE "id" = ANY(CAST(:holdAccountIds AS TEXT[])) ORDER BY "id" FOR UPDATE
+`;
+const WRITE_SENDS = { oneAccount: writeSendsText(false), severalAccounts: writeSendsText(true) };
 
 type Accepted = { send: PreparedSend; result: AcceptedSend };
 
 /**
  * The batch priced against its accounts as read, then written by one statement. Null when the
- * statement refused the write (it wrote nothing): the caller reads and prices the batch again.
+ * statement refused the write (it wrote nothing), or when a read that did not check the keys
+ * refused a send (its answer may depend on them: a revoked key is answered as such before any
+ * price): the caller reads, checking the keys, and prices the batch again.
  */
-async function writeSends(database: Sql, sends: PreparedSend[], price: PriceSend): Promise<SendOutcome[] | null> {
+async function writeSends(database: Sql, sends: PreparedSend[], price: PriceSend, checkKeys: boolean): Promise<SendOutcome[] | null> {
   const now = new Date();
-  const accounts = await readSendingAccounts(database, sends, now);
+  const accounts = await readSendingAccounts(database, sends, now, checkKeys);
   const claimedInBatch = new Set<string>();
   const results = sends.map((send): SendOutcome => {
     const account = accounts.get(send.accountId);
@@ -199,21 +226,28 @@ async function writeSends(database: Sql, sends: PreparedSend[], price: PriceSend
       return new IdempotencyKeyTakenError(send.idempotency!.key);
     }
     if (idempotencyKey) claimedInBatch.add(idempotencyKey);
-    if (send.apiKeyId && !account?.usableKeys.has(send.apiKeyId)) return unknownApiKeyError();
+    if (checkKeys && send.apiKeyId && !account?.usableKeys.has(send.apiKeyId)) return unknownApiKeyError();
     return account ? price(send, account, now) : AppError.notFound("Account");
   });
   const accepted = sends.flatMap((send, index): Accepted[] => {
     const result = results[index];
     return result instanceof Error ? [] : [{ send, result }];
   });
+  if (!checkKeys && accepted.length < sends.length) return null;
   if (accepted.length === 0) return results;
   try {
-    await database.get(WRITE_SENDS, writeSendsParams(accepted, now), { prepared: true });
+    await database.get(writeSendsStatement(accepted), writeSendsParams(accepted, now), { prepared: true });
   } catch (error) {
     if (error instanceof Error && "code" in error && error.code === WRITE_REFUSED) return null;
     throw error;
   }
   return results;
+}
+
+/** The write for the batch: whether its live sends hold on one account or several. */
+function writeSendsStatement(accepted: Accepted[]): string {
+  const holdAccountIds = accepted.flatMap(({ send }) => (send.test ? [] : send.accountId));
+  return holdAccountIds.some((accountId) => accountId !== holdAccountIds[0]) ? WRITE_SENDS.severalAccounts : WRITE_SENDS.oneAccount;
 }
 
 function writeSendsParams(accepted: Accepted[], now: Date): Record<string, unknown> {
