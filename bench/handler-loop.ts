@@ -1,7 +1,7 @@
 // The measured process of `npm run bench:handler` (bench/handler.ts), run compiled (dist/): single
 // sends through runApiRequest, BENCH_CONCURRENCY at a time, for BENCH_ROUNDS rounds of BENCH_SECONDS
-// after one unmeasured round; or, with BENCH_BULK_FILE, one bulk send of the body in that file per round. Prints one JSON
-// line per round on stdout.
+// after one unmeasured round; or, with BENCH_BULK_FILE, one bulk send of the body in that file per
+// round. Prints one JSON line per round on stdout.
 import fs from "node:fs";
 import { runApiRequest } from "@/lib/api/handle-api-request";
 import { prepareDatabase } from "@/lib/setup/prepare-database";

@@ -66,6 +66,23 @@ const KEY_COLUMNS = `,
       AND (k."expiresAt" IS NULL OR k."expiresAt" > CAST(:at AS TIMESTAMP(3)))) AS "usableKeys"`;
 const READ_SENDING_ACCOUNTS = { trusted: readSendingAccountsText(false), checked: readSendingAccountsText(true) };
 
+function readParams(sends: PreparedSend[]) {
+  return {
+    defaultScope: DEFAULT_SCOPE,
+    accountIds: JSON.stringify([...new Set(sends.map((send) => send.accountId))]),
+    recipients: JSON.stringify([...new Set(sends.flatMap((send) => send.recipients.map(({ to }) => to)))]),
+  };
+}
+
+/** The checked read's lists: the batch's Idempotency-Keys and API keys. */
+function keyParams(sends: PreparedSend[], now: Date) {
+  return {
+    idempotencyKeys: JSON.stringify([...new Set(sends.flatMap((send) => send.idempotency?.key ?? []))]),
+    keyIds: JSON.stringify([...new Set(sends.flatMap((send) => send.apiKeyId ?? []))]),
+    at: toDbTime(now),
+  };
+}
+
 /** With checkKeys, which of the batch's Idempotency-Keys the account holds and which of its keys still authenticate. */
 type SendingState = SendingAccount & { takenKeys: Set<string>; usableKeys: Set<string> };
 
@@ -90,14 +107,7 @@ async function readSendingAccounts(
     usableKeys?: string[];
   }>(
     checkKeys ? READ_SENDING_ACCOUNTS.checked : READ_SENDING_ACCOUNTS.trusted,
-    {
-      defaultScope: DEFAULT_SCOPE,
-      accountIds: JSON.stringify([...new Set(sends.map((send) => send.accountId))]),
-      recipients: JSON.stringify([...new Set(sends.flatMap((send) => send.recipients.map(({ to }) => to)))]),
-      idempotencyKeys: JSON.stringify([...new Set(sends.flatMap((send) => send.idempotency?.key ?? []))]),
-      keyIds: JSON.stringify([...new Set(sends.flatMap((send) => send.apiKeyId ?? []))]),
-      at: toDbTime(now),
-    },
+    checkKeys ? Object.assign(readParams(sends), keyParams(sends, now)) : readParams(sends),
     { prepared: true },
   );
   return new Map(
@@ -236,7 +246,9 @@ async function writeSends(database: Sql, sends: PreparedSend[], price: PriceSend
   if (!checkKeys && accepted.length < sends.length) return null;
   if (accepted.length === 0) return results;
   try {
-    await database.get(writeSendsStatement(accepted), writeSendsParams(accepted, now), { prepared: true });
+    const params = writeSendsParams(accepted, now);
+    // Live sends of several accounts lock them in order first.
+    await database.get(params.holdCount > 1 ? WRITE_SENDS.severalAccounts : WRITE_SENDS.oneAccount, params, { prepared: true });
   } catch (error) {
     if (error instanceof Error && "code" in error && error.code === WRITE_REFUSED) return null;
     throw error;
@@ -244,13 +256,7 @@ async function writeSends(database: Sql, sends: PreparedSend[], price: PriceSend
   return results;
 }
 
-/** The write for the batch: whether its live sends hold on one account or several. */
-function writeSendsStatement(accepted: Accepted[]): string {
-  const holdAccountIds = accepted.flatMap(({ send }) => (send.test ? [] : send.accountId));
-  return holdAccountIds.some((accountId) => accountId !== holdAccountIds[0]) ? WRITE_SENDS.severalAccounts : WRITE_SENDS.oneAccount;
-}
-
-function writeSendsParams(accepted: Accepted[], now: Date): Record<string, unknown> {
+function writeSendsParams(accepted: Accepted[], now: Date) {
   const at = toDbTime(now);
   const time = (date: Date | null) => (date ? toDbTime(date) : null);
   const sendColumn = <T>(value: (entry: Accepted) => T) => accepted.map(value);
