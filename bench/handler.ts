@@ -12,10 +12,10 @@ import path from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { buildServer, compileEntries } from "@/scripts/build-server";
 import { cleanUpOnSignals } from "./lib/cleanup";
-import { createBenchDatabase, DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
+import { createBenchDatabase, type Engine } from "./lib/database";
 import { logProfile, profileDirectory } from "./lib/profile";
 import { describeMachine, formatTable, log } from "./lib/report";
-import { positive } from "./lib/settings";
+import { focusedBenchOptions, positive, readFocusedBenchArgs } from "./lib/settings";
 import { createBenchAccount } from "./lib/tumira";
 import { SINGLE_SEND_BODY } from "./scenarios/single";
 import { bulkRequestBody } from "./scenarios/bulk";
@@ -25,19 +25,13 @@ const run = promisify(execFile);
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      engine: { type: "string", default: "sqlite" },
-      rounds: { type: "string", default: "5" },
-      seconds: { type: "string", default: "3" },
+      ...focusedBenchOptions({ engine: "sqlite", rounds: 5 }),
       concurrency: { type: "string", default: "50" },
       bulk: { type: "string" },
       profile: { type: "boolean", default: false },
-      "postgres-url": { type: "string", default: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL },
     },
   });
-  if (values.engine !== "sqlite" && values.engine !== "postgres") throw new Error("--engine: use sqlite or postgres");
-  const engine: Engine = values.engine;
-  const rounds = Math.max(1, positive(values.rounds, "rounds"));
-  const seconds = Math.max(1, positive(values.seconds, "seconds"));
+  const { engine, rounds, seconds, postgresUrl } = readFocusedBenchArgs(values);
   const concurrency = Math.max(1, positive(values.concurrency, "concurrency"));
   const bulk = values.bulk === undefined ? undefined : Math.max(1, positive(values.bulk, "bulk"));
   cleanUpOnSignals();
@@ -45,7 +39,7 @@ async function main(): Promise<void> {
   // The CLI sets the account up; the loop runs in dist/bench-handler-loop.js.
   await buildServer();
   const [entry] = await compileEntries({ "bench-handler-loop": "bench/handler-loop.ts" });
-  const database = await createBenchDatabase(engine, values["postgres-url"]);
+  const database = await createBenchDatabase(engine, postgresUrl);
   try {
     const account = await createBenchAccount(database);
     log(

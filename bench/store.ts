@@ -7,30 +7,21 @@
 import { parseArgs } from "node:util";
 import type { PreparedSend } from "@/lib/model/sends";
 import { cleanUpOnSignals } from "./lib/cleanup";
-import { createBenchDatabase, DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./lib/database";
+import { createBenchDatabase } from "./lib/database";
 import { describeMachine, formatTable, log, round } from "./lib/report";
 import { randomRecipient } from "./lib/recipients";
-import { positive } from "./lib/settings";
+import { focusedBenchOptions, positive, readFocusedBenchArgs } from "./lib/settings";
 import { BENCH_SENDER, BENCH_TEXT, createBenchAccount } from "./lib/tumira";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: {
-      engine: { type: "string", default: "postgres" },
-      batches: { type: "string", default: "1,13,50" },
-      rounds: { type: "string", default: "3" },
-      seconds: { type: "string", default: "3" },
-      "postgres-url": { type: "string", default: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL },
-    },
+    options: { ...focusedBenchOptions({ engine: "postgres", rounds: 3 }), batches: { type: "string", default: "1,13,50" } },
   });
-  if (values.engine !== "sqlite" && values.engine !== "postgres") throw new Error("--engine: use sqlite or postgres");
-  const engine: Engine = values.engine;
+  const { engine, rounds, seconds, postgresUrl } = readFocusedBenchArgs(values);
   const batchSizes = values.batches.split(",").map((size) => Math.max(1, positive(size, "batches")));
-  const rounds = Math.max(1, positive(values.rounds, "rounds"));
-  const seconds = Math.max(1, positive(values.seconds, "seconds"));
   cleanUpOnSignals();
   log(`machine: ${JSON.stringify(describeMachine())}`);
-  const database = await createBenchDatabase(engine, values["postgres-url"]);
+  const database = await createBenchDatabase(engine, postgresUrl);
   try {
     const account = await createBenchAccount(database);
     // The store reads its database from the environment, on first use.

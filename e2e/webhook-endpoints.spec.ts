@@ -53,3 +53,39 @@ test("an owner adds a webhook endpoint, sees its secret once, sends a test event
     await new Promise((resolve) => receiver.close(resolve));
   }
 });
+
+test("an owner deletes an endpoint and rotates the per-send signing secret, each only once confirmed", async ({ page }) => {
+  const url = "http://127.0.0.1:9/deleted-after-confirming";
+  await signIn(page, fixtures().owner);
+  await page.goto("/dashboard/webhooks");
+  const form = page.getByTestId("add-webhook-endpoint");
+  await form.getByLabel("URL").fill(url);
+  await form.getByRole("button", { name: "Add endpoint" }).click();
+  await page.getByTestId("endpoint-secret-dialog").getByRole("button", { name: "Done" }).click();
+
+  const endpoint = page.getByTestId("webhook-endpoint").filter({ hasText: url });
+  const deleteDialog = page.getByTestId("delete-endpoint-dialog");
+  await endpoint.getByRole("button", { name: "Delete" }).click();
+  await deleteDialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(deleteDialog).toBeHidden();
+  await expect(endpoint).toHaveCount(1);
+  await endpoint.getByRole("button", { name: "Delete" }).click();
+  await deleteDialog.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("Endpoint deleted")).toBeVisible();
+  await expect(endpoint).toHaveCount(0);
+
+  const secret = page.getByTestId("webhook-secret");
+  await page.getByRole("button", { name: "Reveal" }).click();
+  await expect(secret).toHaveValue(/^whsec_/);
+  const before = await secret.inputValue();
+  const rotateDialog = page.getByTestId("rotate-secret-dialog");
+  await page.getByRole("button", { name: "Rotate", exact: true }).click();
+  await rotateDialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(rotateDialog).toBeHidden();
+  await expect(secret).toHaveValue(before);
+  await page.getByRole("button", { name: "Rotate", exact: true }).click();
+  await rotateDialog.getByRole("button", { name: "Rotate secret" }).click();
+  await expect(page.getByText("Signing secret rotated; the old one no longer signs")).toBeVisible();
+  await expect(secret).not.toHaveValue(before);
+  await expect(secret).toHaveValue(/^whsec_[A-Za-z0-9+/=]{32}$/);
+});

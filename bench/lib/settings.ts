@@ -1,4 +1,4 @@
-import type { Engine } from "./database";
+import { DEFAULT_POSTGRES_ADMIN_URL, type Engine } from "./database";
 
 export type BenchSettings = {
   engines: Engine[];
@@ -25,6 +25,27 @@ export function positive(text: string, flag: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 0) throw new Error(`--${flag} must be a whole number`);
   return value;
+}
+
+/** The options every focused bench (bench:handler, bench:store) takes, for its parseArgs. */
+export function focusedBenchOptions(defaults: { engine: Engine; rounds: number }) {
+  return {
+    engine: { type: "string", default: defaults.engine },
+    rounds: { type: "string", default: String(defaults.rounds) },
+    seconds: { type: "string", default: "3" },
+    "postgres-url": { type: "string", default: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL },
+  } as const;
+}
+
+/** Those options' values, checked: an error names the option. */
+export function readFocusedBenchArgs(values: { engine: string; rounds: string; seconds: string; "postgres-url": string }) {
+  if (values.engine !== "sqlite" && values.engine !== "postgres") throw new Error("--engine: use sqlite or postgres");
+  return {
+    engine: values.engine as Engine,
+    rounds: Math.max(1, positive(values.rounds, "rounds")),
+    seconds: Math.max(1, positive(values.seconds, "seconds")),
+    postgresUrl: values["postgres-url"],
+  };
 }
 
 /** What a scenario returns: the file format of ./results.ts, checked when compiled. */

@@ -12,6 +12,12 @@ export function useToast(): Notify {
   return useContext(ToastContext);
 }
 
+/** Toasts what an action came to: the success text, or the error it answered with. */
+export function notifyOutcome(notify: Notify, result: { ok: true } | { ok: false; error: string }, success: string): void {
+  if (result.ok) notify("success", success);
+  else notify("error", result.error);
+}
+
 const TOAST_MS = 5000;
 
 export function Toaster({ children }: { children: React.ReactNode }) {

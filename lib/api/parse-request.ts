@@ -87,3 +87,29 @@ export function parseJsonRequest<S extends z.ZodType>(context: Pick<ApiContext, 
   }
   return parseJsonBody(context.body, schema);
 }
+
+/**
+ * The query string's value of each of the shape's fields, each checked with its schema; the fields
+ * that fail, each named once. A field given more than once fails too: which value the client meant
+ * is not ours to guess.
+ */
+export function readQueryFields(
+  url: string,
+  shape: Readonly<Record<string, z.ZodType>>,
+): { values: Record<string, string>; fields: FieldError[] } {
+  const params = new URL(url).searchParams;
+  const values: Record<string, string> = {};
+  const fields: FieldError[] = [];
+  for (const [name, schema] of Object.entries(shape)) {
+    const given = params.getAll(name);
+    if (given.length === 0) continue;
+    if (given.length > 1) {
+      fields.push({ field: name, description: "must be given once" });
+      continue;
+    }
+    const parsed = schema.safeParse(given[0]);
+    if (parsed.success) values[name] = given[0];
+    else fields.push({ field: name, description: parsed.error.issues[0].message });
+  }
+  return { values, fields };
+}

@@ -3,7 +3,7 @@
 import type { Operator } from "@/lib/carriers/operators";
 import type { Priority } from "@/lib/model/sends";
 import type { BindRole } from "@/lib/smpp/carrier-config";
-import { readCarrierOverview, type LinkStateName, type PriorityQueueStats } from "@/lib/delivery/carrier-links";
+import { readCarrierOverview, type CarrierHourTotals, type LinkStateName, type PriorityQueueStats } from "@/lib/delivery/carrier-links";
 import type { MinuteStats } from "@/lib/delivery/hour-stats";
 
 function perMinute(minutes: MinuteStats[], now: Date): number[] {
@@ -46,18 +46,7 @@ export type CarrierRow = {
   sentLastMinute: number;
   /** Messages the carrier accepted per minute over the last hour, oldest first (60 values). */
   sentPerMinute: number[];
-  lastHour: {
-    sent: number;
-    errors: number;
-    throttled: number;
-    delivered: number;
-    submitP50Ms: number | null;
-    submitP95Ms: number | null;
-    receiptP50Ms: number | null;
-    receiptP95Ms: number | null;
-    /** Of the messages the carrier accepted in the last hour, those whose receipt has not come yet. */
-    receiptsAwaited: number;
-  };
+  lastHour: CarrierHourTotals;
   queueDepth: number;
   oldestQueuedAt: string | null;
   queueByPriority: Record<Priority, { depth: number; oldestQueuedAt: string | null }>;

@@ -46,6 +46,20 @@ export type PriorityQueueStats = { depth: number; oldestReceivedAt: Date | null 
 
 export type QueueStats = PriorityQueueStats & { byPriority: Record<Priority, PriorityQueueStats> };
 
+/** A carrier's last hour over every bind: totals, and acceptance-to-carrier latency quantiles. */
+export type CarrierHourTotals = {
+  sent: number;
+  errors: number;
+  throttled: number;
+  delivered: number;
+  submitP50Ms: number | null;
+  submitP95Ms: number | null;
+  receiptP50Ms: number | null;
+  receiptP95Ms: number | null;
+  /** Of the messages the carrier accepted in the last hour, those whose receipt has not come yet. */
+  receiptsAwaited: number;
+};
+
 export type CarrierOverview = {
   operator: Operator;
   paused: { reason: string; actor: string; pausedAt: Date } | null;
@@ -57,18 +71,7 @@ export type CarrierOverview = {
   sentLastMinute: number;
   /** The last hour over every bind: per minute, totals, and acceptance-to-carrier latency quantiles. */
   minutes: MinuteStats[];
-  lastHour: {
-    sent: number;
-    errors: number;
-    throttled: number;
-    delivered: number;
-    submitP50Ms: number | null;
-    submitP95Ms: number | null;
-    receiptP50Ms: number | null;
-    receiptP95Ms: number | null;
-    /** Of the messages the carrier accepted in the last hour, those whose receipt has not come yet. */
-    receiptsAwaited: number;
-  };
+  lastHour: CarrierHourTotals;
   queue: QueueStats;
 };
 

@@ -1,7 +1,7 @@
 // Reading an account's inbound messages: one page at a time, newest first, behind an opaque cursor.
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/sqlite";
-import type { InboundMode } from "./inbound-listeners";
+import type { InboundMode, StoredInboundMessage } from "./inbound-listeners";
 
 export type InboundSearch = {
   /** An account's messages, or null for the unrouted ones (admins). */
@@ -16,19 +16,8 @@ export type InboundSearch = {
 
 export type InboundCursor = { receivedAt: Date; id: string };
 
-export type InboundRecord = {
-  id: string;
-  accountId: string | null;
-  from: string;
-  to: string;
-  body: string;
-  operator: string;
-  encoding: string;
-  segments: number;
-  complete: boolean;
-  receivedAt: Date;
-  mode: string;
-};
+/** A stored inbound message as read back: its mode is the column's text. */
+export type InboundRecord = Omit<StoredInboundMessage, "mode"> & { mode: string };
 
 const COLUMNS = {
   id: true,

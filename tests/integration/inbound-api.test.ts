@@ -87,6 +87,9 @@ describe("GET /api/v1/inbound", () => {
       "limit",
       "received_after",
     ]);
+    const repeated = await api("GET", "/api/v1/inbound?from=0771234567&from=0771234568", { token: acme.token });
+    expectKitError(repeated, 400, "VALIDATION_ERROR");
+    expect(repeated.body.error.validation_errors).toEqual([{ field: "from", description: "must be given once" }]);
   });
 
   it("reads one of the account's messages, and answers 404 for another account's", async () => {

@@ -85,6 +85,9 @@ describe("the opt-out endpoints", () => {
     const cursor = await api("GET", "/api/v1/opt-outs?cursor=bogus", { token: acme.token });
     expectKitError(cursor, 400, "VALIDATION_ERROR");
     expect(cursor.body.error.validation_errors[0].field).toBe("cursor");
+    const repeated = await api("GET", "/api/v1/opt-outs?limit=2&limit=3", { token: acme.token });
+    expectKitError(repeated, 400, "VALIDATION_ERROR");
+    expect(repeated.body.error.validation_errors).toEqual([{ field: "limit", description: "must be given once" }]);
   });
 
   it("DELETE: 404 for a number not on the list, 400 naming `number` for no phone number, 401 without a key", async () => {

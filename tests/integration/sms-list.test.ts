@@ -180,6 +180,8 @@ describe("GET /api/v1/sms", () => {
     [`cursor=${Buffer.from("2026-01-01T00:00:00.000Z|x").toString("base64url")}`, "cursor"],
     ["from=ABCDEFGHIJKLMNOP", "from"],
     ["created_after=2026-03-01", "created_after"],
+    ["limit=10&limit=20", "limit"],
+    ["to=0771234567&to=0771234567", "to"],
   ])("%s: 400 naming %s", async (query, field) => {
     const call = await api("GET", `/api/v1/sms?${query}`, { token: acme.token });
     expectLegacyError(call, 400, "ERR_BAD_REQUEST");

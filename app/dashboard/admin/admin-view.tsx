@@ -9,7 +9,7 @@ import { ReasonDialog } from "@/components/ui/reason-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { useToast } from "@/components/ui/toaster";
+import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { Badge } from "@/components/ui/badge";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
@@ -148,7 +148,7 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
   function approve(sender: PendingSender) {
     startTransition(async () => {
       const result = await approveSenderAction({ accountId: sender.accountId, name: sender.name });
-      notify(result.ok ? "success" : "error", result.ok ? `Sender id ${sender.name} approved for ${sender.accountName}` : result.error);
+      notifyOutcome(notify, result, `Sender id ${sender.name} approved for ${sender.accountName}`);
       router.refresh();
     });
   }

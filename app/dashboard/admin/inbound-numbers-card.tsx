@@ -7,7 +7,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, Select, errorFor, submitHandler } from "@/components/ui/field";
-import { useToast } from "@/components/ui/toaster";
+import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { Time } from "@/components/time";
 import type { FieldError } from "@/lib/errors";
 import { assignNumberAction, releaseNumberAction } from "./number-actions";
@@ -43,7 +43,7 @@ export function InboundNumbersCard({ accounts, numbers }: { accounts: { id: stri
         number: row.number,
         operator: (row.operator ?? "") as "" | "econet" | "netone" | "telecel",
       });
-      notify(result.ok ? "success" : "error", result.ok ? `${row.number} released from ${row.accountName}` : result.error);
+      notifyOutcome(notify, result, `${row.number} released from ${row.accountName}`);
       router.refresh();
     });
   }

@@ -8,7 +8,7 @@ import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
 import { Badge } from "@/components/ui/badge";
-import { useToast } from "@/components/ui/toaster";
+import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import type { FieldError } from "@/lib/errors";
@@ -91,7 +91,7 @@ export function TopUpCard({ requests, currency, canRequest }: { requests: TopUpV
   function cancel(request: TopUpView) {
     startTransition(async () => {
       const result = await cancelTopUpAction({ requestId: request.id });
-      notify(result.ok ? "success" : "error", result.ok ? "Top-up request cancelled" : result.error);
+      notifyOutcome(notify, result, "Top-up request cancelled");
       router.refresh();
     });
   }

@@ -5,11 +5,12 @@ import { useState, useTransition } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Textarea, errorFor, submitHandler } from "@/components/ui/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { useToast } from "@/components/ui/toaster";
+import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { RelativeTime, Time } from "@/components/time";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
 import type { CarrierBindRow, CarrierRow } from "@/lib/dashboard/carrier-rows";
@@ -260,7 +261,7 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
   function resume(carrier: CarrierRow) {
     startTransition(async () => {
       const result = await resumeCarrierAction({ operator: carrier.operator });
-      notify(result.ok ? "success" : "error", result.ok ? `${carrierName(carrier.operator)} resumed` : result.error);
+      notifyOutcome(notify, result, `${carrierName(carrier.operator)} resumed`);
       setResuming(null);
       await queryClient.invalidateQueries({ queryKey: ["carriers"] });
     });
@@ -358,9 +359,9 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
         )}
       </Dialog>
 
-      <Dialog
+      <ConfirmDialog
         open={resuming !== null}
-        onRequestClose={() => setResuming(null)}
+        onClose={() => setResuming(null)}
         title={`Resume ${resuming ? carrierName(resuming.operator) : ""}`}
         description={
           resuming
@@ -368,18 +369,11 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
             : undefined
         }
         testId="resume-dialog"
-        footer={
-          resuming && (
-            <>
-              <Button variant="secondary" onClick={() => setResuming(null)}>
-                Cancel
-              </Button>
-              <Button data-autofocus disabled={busy} onClick={() => resume(resuming)}>
-                {busy ? "Resuming…" : "Resume carrier"}
-              </Button>
-            </>
-          )
-        }
+        confirmLabel={busy ? "Resuming…" : "Resume carrier"}
+        onConfirm={() => resuming && resume(resuming)}
+        busy={busy}
+        variant="primary"
+        focus="confirm"
       />
     </div>
   );

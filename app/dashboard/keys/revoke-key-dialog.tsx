@@ -2,9 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { useToast } from "@/components/ui/toaster";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import type { KeyRow } from "@/lib/dashboard/list-key-rows";
 import { revokeKeyAction } from "./actions";
 
@@ -18,28 +17,22 @@ export function RevokeKeyDialog({ revoking, onClose }: { revoking: KeyRow | null
     startTransition(async () => {
       const result = await revokeKeyAction({ id: row.id });
       onClose();
-      notify(result.ok ? "success" : "error", result.ok ? `Key "${row.name}" revoked` : result.error);
+      notifyOutcome(notify, result, `Key "${row.name}" revoked`);
       router.refresh();
     });
   }
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={revoking !== null}
-      onRequestClose={onClose}
+      onClose={onClose}
       title={`Revoke “${revoking?.name ?? ""}”?`}
       testId="revoke-dialog"
       description="Requests with this key will be refused (401) immediately. Revoked keys stay listed and cannot be reactivated."
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} data-autofocus>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={pending} onClick={() => revoking && revoke(revoking)} className="max-w-full truncate">
-            Revoke {revoking?.name}
-          </Button>
-        </>
-      }
+      confirmLabel={`Revoke ${revoking?.name ?? ""}`}
+      onConfirm={() => revoking && revoke(revoking)}
+      busy={pending}
+      focus="cancel"
     />
   );
 }

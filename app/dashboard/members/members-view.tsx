@@ -6,11 +6,12 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Select, errorFor, submitHandler } from "@/components/ui/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { useToast } from "@/components/ui/toaster";
+import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { Time } from "@/components/time";
 import type { FieldError } from "@/lib/errors";
 import { addMemberAction, changeMemberRoleAction, removeMemberAction } from "./actions";
@@ -85,7 +86,7 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
     startTransition(async () => {
       const result = await removeMemberAction({ id: member.id });
       setRemoving(null);
-      notify(result.ok ? "success" : "error", result.ok ? `${member.email} removed; their sessions have ended` : result.error);
+      notifyOutcome(notify, result, `${member.email} removed; their sessions have ended`);
       router.refresh();
     });
   }
@@ -184,9 +185,9 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
         )}
       </Dialog>
 
-      <Dialog
+      <ConfirmDialog
         open={changingRole !== null}
-        onRequestClose={() => setChangingRole(null)}
+        onClose={() => setChangingRole(null)}
         title={`Make ${changingRole?.email ?? ""} ${changingRole?.role === "owner" ? "a developer" : "an owner"}?`}
         testId="change-role-dialog"
         description={
@@ -194,34 +195,21 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
             ? "They keep keys, sends and messages, and lose members and settings. Every session they have open ends: they sign in again."
             : "They can then manage everything, including members. Every session they have open ends: they sign in again."
         }
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setChangingRole(null)}>
-              Cancel
-            </Button>
-            <Button disabled={pending} onClick={() => changingRole && changeRole(changingRole)}>
-              Change role
-            </Button>
-          </>
-        }
+        confirmLabel="Change role"
+        onConfirm={() => changingRole && changeRole(changingRole)}
+        busy={pending}
+        variant="primary"
       />
 
-      <Dialog
+      <ConfirmDialog
         open={removing !== null}
-        onRequestClose={() => setRemoving(null)}
+        onClose={() => setRemoving(null)}
         title={`Remove ${removing?.email ?? ""}?`}
         testId="remove-member-dialog"
         description="They lose access at once: every session they have open stops working."
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setRemoving(null)}>
-              Cancel
-            </Button>
-            <Button variant="danger" disabled={pending} onClick={() => removing && remove(removing)}>
-              Remove member
-            </Button>
-          </>
-        }
+        confirmLabel="Remove member"
+        onConfirm={() => removing && remove(removing)}
+        busy={pending}
       />
     </>
   );

@@ -3,7 +3,7 @@
 import { useTransition } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
-import { useToast } from "@/components/ui/toaster";
+import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { cancelMessageAction } from "./actions";
 
 /** Cancels a message no carrier has yet: it fails as CANCELLED and its charge is released. */
@@ -20,7 +20,7 @@ export function CancelButton({ id, test }: { id: string; test: boolean }) {
       onClick={() =>
         startTransition(async () => {
           const result = await cancelMessageAction({ id, test });
-          notify(result.ok ? "success" : "error", result.ok ? "Message cancelled; its charge is released" : result.error);
+          notifyOutcome(notify, result, "Message cancelled; its charge is released");
           await queryClient.invalidateQueries({ queryKey: ["messages"] });
         })
       }

@@ -8,7 +8,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { useToast } from "@/components/ui/toaster";
+import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { Time } from "@/components/time";
 import type { FieldError } from "@/lib/errors";
 import { extractCandidates } from "@/lib/dashboard/check-recipient-list";
@@ -76,7 +76,7 @@ export function OptOutsView({
   function remove(row: OptOutRow) {
     startTransition(async () => {
       const result = await removeOptOutAction({ number: row.number });
-      notify(result.ok ? "success" : "error", result.ok ? `${row.number} removed; sends to it go through again` : result.error);
+      notifyOutcome(notify, result, `${row.number} removed; sends to it go through again`);
       router.refresh();
     });
   }

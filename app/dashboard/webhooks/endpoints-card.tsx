@@ -6,10 +6,11 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
-import { useToast } from "@/components/ui/toaster";
+import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import {
   createEndpointAction,
   deleteEndpointAction,
@@ -135,7 +136,7 @@ export function EndpointsCard({
                     onClick={() =>
                       run(async () => {
                         const result = await sendTestEventAction({ id: endpoint.id });
-                        notify(result.ok ? "success" : "error", result.ok ? "Test event queued" : result.error);
+                        notifyOutcome(notify, result, "Test event queued");
                       })
                     }
                   >
@@ -206,7 +207,7 @@ export function EndpointsCard({
                           onClick={() =>
                             run(async () => {
                               const result = await redeliverEndpointDeliveryAction({ deliveryId: delivery.id });
-                              notify(result.ok ? "success" : "error", result.ok ? "Queued for redelivery" : result.error);
+                              notifyOutcome(notify, result, "Queued for redelivery");
                             })
                           }
                         >
@@ -283,32 +284,21 @@ export function EndpointsCard({
         )}
       </Dialog>
 
-      <Dialog
+      <ConfirmDialog
         open={confirmDelete !== null}
-        onRequestClose={() => setConfirmDelete(null)}
+        onClose={() => setConfirmDelete(null)}
         title="Delete this endpoint?"
         testId="delete-endpoint-dialog"
         description="Nothing more is delivered to it, deliveries still pending included."
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setConfirmDelete(null)}>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              disabled={pending}
-              onClick={() =>
-                run(async () => {
-                  const result = await deleteEndpointAction({ id: confirmDelete! });
-                  setConfirmDelete(null);
-                  notify(result.ok ? "success" : "error", result.ok ? "Endpoint deleted" : result.error);
-                })
-              }
-            >
-              Delete
-            </Button>
-          </>
+        confirmLabel="Delete"
+        onConfirm={() =>
+          run(async () => {
+            const result = await deleteEndpointAction({ id: confirmDelete! });
+            setConfirmDelete(null);
+            notifyOutcome(notify, result, "Endpoint deleted");
+          })
         }
+        busy={pending}
       />
     </Card>
   );

@@ -4,7 +4,7 @@ import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Dialog } from "@/components/ui/dialog";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Input } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toaster";
 import { revealWebhookSecretAction, rotateWebhookSecretAction } from "./actions";
@@ -68,22 +68,15 @@ export function WebhookSecretCard({ canManage }: { canManage: boolean }) {
         </div>
         {!canManage && <p className="text-sm text-slate-500">Only account owners can reveal or rotate the secret.</p>}
       </CardBody>
-      <Dialog
+      <ConfirmDialog
         open={confirming}
-        onRequestClose={() => setConfirming(false)}
+        onClose={() => setConfirming(false)}
         title="Rotate the signing secret?"
         testId="rotate-secret-dialog"
         description="A new secret signs every webhook from now on, including retries of pending ones. Update your receiver at once: signatures made with the old secret stop."
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-            <Button variant="danger" onClick={rotate} disabled={pending}>
-              Rotate secret
-            </Button>
-          </>
-        }
+        confirmLabel="Rotate secret"
+        onConfirm={rotate}
+        busy={pending}
       />
     </Card>
   );

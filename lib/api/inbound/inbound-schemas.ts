@@ -1,7 +1,8 @@
 // Contracts of the inbound endpoints: the list's query string (each bad filter named), the inbound
 // message object, and the sandbox's request. The same schemas feed the OpenAPI document.
 import { z } from "zod";
-import { AppError, type FieldError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { readQueryFields } from "@/lib/api/parse-request";
 import { normalizeInboundNumber } from "@/lib/inbound/inbound-numbers";
 import type { InboundMode } from "@/lib/inbound/inbound-listeners";
 import { decodeInboundCursor, type InboundCursor, type InboundRecord, type InboundSearch } from "@/lib/inbound/list-inbound";
@@ -97,16 +98,7 @@ export function parseInboundSearch(
   accountId: string,
   mode: InboundMode,
 ): { search: InboundSearch; limit: number; cursor: InboundCursor | null } {
-  const params = new URL(url).searchParams;
-  const fields: FieldError[] = [];
-  const values: Record<string, string> = {};
-  for (const [name, schema] of Object.entries(inboundSearchQuerySchema.shape)) {
-    const value = params.get(name);
-    if (value === null) continue;
-    const parsed = (schema as z.ZodType).safeParse(value);
-    if (parsed.success) values[name] = value;
-    else fields.push({ field: name, description: parsed.error.issues[0].message });
-  }
+  const { values, fields } = readQueryFields(url, inboundSearchQuerySchema.shape);
   const number = (name: "from" | "to") => {
     if (values[name] === undefined) return undefined;
     const normalized = normalizeInboundNumber(values[name]);

@@ -3,25 +3,22 @@
 import type { ApiRoute } from "@/lib/api/route";
 import { keyActor, withApiKey, type AuthedContext } from "@/lib/api/auth/with-api-key";
 import { type ApiResponse, envelope } from "@/lib/api/respond";
-import { parseJsonRequest } from "@/lib/api/parse-request";
+import { parseJsonRequest, readQueryFields } from "@/lib/api/parse-request";
 import { AppError } from "@/lib/errors";
-import { addOptOut, listOptOuts, MAX_OPT_OUT_PAGE, removeOptOut } from "@/lib/opt-outs/opt-outs";
-import { addOptOutRequestSchema, serializeOptOut, serializeOptOutPage } from "./opt-out-schemas";
-
-const DEFAULT_PAGE = 100;
-
-function pageLimit(raw: string | null): number {
-  if (raw === null) return DEFAULT_PAGE;
-  const limit = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-  if (!(limit >= 1 && limit <= MAX_OPT_OUT_PAGE)) {
-    throw AppError.validation([{ field: "limit", description: `must be a whole number from 1 to ${MAX_OPT_OUT_PAGE}` }]);
-  }
-  return limit;
-}
+import { addOptOut, listOptOuts, removeOptOut } from "@/lib/opt-outs/opt-outs";
+import {
+  addOptOutRequestSchema,
+  DEFAULT_OPT_OUT_PAGE,
+  optOutListQuerySchema,
+  serializeOptOut,
+  serializeOptOutPage,
+} from "./opt-out-schemas";
 
 async function listAccountOptOuts(context: AuthedContext): Promise<ApiResponse> {
-  const query = new URL(context.request.url).searchParams;
-  const page = await listOptOuts({ accountId: context.auth.accountId, limit: pageLimit(query.get("limit")), cursor: query.get("cursor") });
+  const { values, fields } = readQueryFields(context.request.url, optOutListQuerySchema.shape);
+  if (fields.length > 0) throw AppError.validation(fields);
+  const limit = values.limit ? Number(values.limit) : DEFAULT_OPT_OUT_PAGE;
+  const page = await listOptOuts({ accountId: context.auth.accountId, limit, cursor: values.cursor });
   return envelope(200, "Opt-outs retrieved", serializeOptOutPage(page));
 }
 

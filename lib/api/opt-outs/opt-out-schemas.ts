@@ -1,6 +1,6 @@
 // Contracts of the opt-out endpoints (Tumira's design): snake case and the envelope, like the account endpoints.
 import { z } from "zod";
-import type { OptOut, OptOutPage } from "@/lib/opt-outs/opt-outs";
+import { MAX_OPT_OUT_PAGE, type OptOut, type OptOutPage } from "@/lib/opt-outs/opt-outs";
 
 export const optOutSchema = z
   .object({
@@ -21,9 +21,17 @@ export const optOutPageSchema = z
   })
   .meta({ id: "OptOutPage" });
 
-/** The list's query string, as documented (the route reads and checks it itself). */
+export const DEFAULT_OPT_OUT_PAGE = 100;
+const pageLimitError = `must be a whole number from 1 to ${MAX_OPT_OUT_PAGE}`;
+
+/** The list's query string, as a client writes it. */
 export const optOutListQuerySchema = z.object({
-  limit: z.string().optional().describe("Entries per page, 1 to 500 (default 100)"),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, pageLimitError)
+    .refine((text) => Number(text) >= 1 && Number(text) <= MAX_OPT_OUT_PAGE, pageLimitError)
+    .optional()
+    .describe(`Entries per page, 1 to ${MAX_OPT_OUT_PAGE} (default ${DEFAULT_OPT_OUT_PAGE})`),
   cursor: z.string().optional().describe("`next_cursor` of the previous page"),
 });
 

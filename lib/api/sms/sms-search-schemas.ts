@@ -2,7 +2,8 @@
 // checked field by field so every bad filter is named at once, and the list's answer. The same
 // schemas feed the OpenAPI document.
 import { z } from "zod";
-import { AppError, type FieldError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { readQueryFields } from "@/lib/api/parse-request";
 import { messageStatusSchema, smsSchema } from "@/lib/messages/serialize-sms";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 import { decodeSearchCursor, type MessageSearch, type SearchCursor } from "@/lib/messages/search-messages";
@@ -60,16 +61,7 @@ export type SmsSearchRequest = { search: MessageSearch; limit: number; cursor: S
 
 /** The query string as a search of the account's messages in the key's mode; a bad filter is a VALIDATION_ERROR naming each field. */
 export function parseSmsSearch(url: string, account: { accountId: string; test: boolean }): SmsSearchRequest {
-  const params = new URL(url).searchParams;
-  const fields: FieldError[] = [];
-  const values: Record<string, string> = {};
-  for (const [name, schema] of Object.entries(smsSearchQuerySchema.shape)) {
-    const value = params.get(name);
-    if (value === null) continue;
-    const parsed = (schema as z.ZodType).safeParse(value);
-    if (parsed.success) values[name] = value;
-    else fields.push({ field: name, description: parsed.error.issues[0].message });
-  }
+  const { values, fields } = readQueryFields(url, smsSearchQuerySchema.shape);
   let to: string | undefined;
   if (values.to !== undefined) {
     const recipient = parseMsisdn(values.to);

@@ -3,7 +3,7 @@
 import { useTransition } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
-import { useToast } from "@/components/ui/toaster";
+import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { redeliverWebhookAction } from "./actions";
 
 export function RedeliverButton({ deliveryId }: { deliveryId: string }) {
@@ -18,7 +18,7 @@ export function RedeliverButton({ deliveryId }: { deliveryId: string }) {
       onClick={() =>
         startTransition(async () => {
           const result = await redeliverWebhookAction({ deliveryId });
-          notify(result.ok ? "success" : "error", result.ok ? "Webhook queued for redelivery" : result.error);
+          notifyOutcome(notify, result, "Webhook queued for redelivery");
           await queryClient.invalidateQueries({ queryKey: ["message"] });
         })
       }
