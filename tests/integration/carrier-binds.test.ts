@@ -1,7 +1,8 @@
 // Several binds per carrier, over real SMPP to a simulator listening on two ports (the carrier's two
 // hosts): a standby takes over when the primary is dropped and gives the traffic back once the
-// primary is bound again, each message sent exactly once; binds used together share the carrier's
-// cap and are both used; the Carriers page's data and /metrics show each bind with its role.
+// primary is bound again, each message sent exactly once; when the standby in use drops too, the
+// messages wait queued for the next bind; binds used together share the carrier's cap and are both
+// used; the Carriers page's data and /metrics show each bind with its role.
 import { spawn } from "node:child_process";
 import readline from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -123,6 +124,39 @@ describe("several binds per carrier", () => {
     const activeOf = (role: string) =>
       active.values.find((value) => value.labels.operator === "econet" && value.labels.role === role)?.value;
     expect([activeOf("primary"), activeOf("standby")]).toEqual([1, 0]);
+  });
+
+  it("keeps the messages queued while the standby in use is dropped too, and sends each once when a bind returns", async () => {
+    await startDispatcher({
+      SMPP_ECONET: `${url("econet", simulator.port, "?tps=20&window=4")},${url("econet", secondPort, "?tps=20&window=4")}`,
+      SMPP_ECONET_MODE: "failover",
+      SMPP_ECONET_FAILOVER_AFTER_SECONDS: "1",
+      SMPP_ECONET_GIVEBACK_HOLD_SECONDS: "1",
+    });
+    await waitFor(async () => {
+      const binds = (await carrier("econet")).binds;
+      return binds.length === 2 && binds.every((bind) => bind.state === "bound");
+    }, "both econet binds bound");
+
+    const accountId = await createSendingAccount();
+    const recipients = Array.from({ length: 80 }, (_, index) => `+2637718${String(index).padStart(4, "0")}9`);
+    const ids = await send(accountId, recipients, "Through both outages");
+    await waitFor(async () => submitsTo(recipients).length >= 5, "the first submits over the primary");
+    expect(simulator.dropBinds("econet", { port: simulator.port, refuseForMs: 8_000 })).toBe(1);
+    await waitFor(async () => (await bindOf("econet", "standby"))?.active, "the standby in use");
+    await waitFor(async () => submitsTo(recipients).some((submit) => submit.port === secondPort), "a submit over the standby");
+
+    // The standby goes too while most messages are still queued: they wait, none fails or spends an attempt.
+    expect(simulator.dropBinds("econet", { port: secondPort, refuseForMs: 2_000 })).toBe(1);
+    await waitFor(async () => (await bindOf("econet", "standby"))?.state === "down", "the standby reported down");
+    const waiting = await db().message.findMany({ where: { id: { in: ids } }, select: { status: true, attempts: true } });
+    expect(waiting.filter((message) => message.status === "failed")).toEqual([]);
+    expect(waiting.filter((message) => message.status === "enqueued").length).toBeGreaterThan(0);
+
+    const sent = await waitForFinal(ids, { delivered: true });
+    expect(sent.map((message) => [message.status, message.attempts])).toEqual(recipients.map(() => ["success", 1]));
+    expectEachAcceptedOnce(recipients);
+    await expectLedgerBalanced(accountId);
   });
 
   it("returns a message whose bind dropped before the answer to the queue without using an attempt", async () => {
