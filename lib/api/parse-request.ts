@@ -3,6 +3,7 @@
 import { isUtf8 } from "node:buffer";
 import { z } from "zod";
 import { AppError, type FieldError } from "@/lib/errors";
+import { isStorableTime } from "@/lib/model/page-cursor";
 import type { ApiContext } from "./route";
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -86,6 +87,14 @@ export function parseJsonRequest<S extends z.ZodType>(context: Pick<ApiContext, 
     });
   }
   return parseJsonBody(context.body, schema);
+}
+
+/** A time a list is filtered by: RFC 3339 with its offset, in the years 0001 to 9999 once in UTC. */
+export function queryTimeSchema(description: string) {
+  return z.iso
+    .datetime({ offset: true, error: "must be an RFC 3339 time, e.g. 2026-01-31T00:00:00Z" })
+    .refine((text) => isStorableTime(new Date(text)), "must be a time in the years 0001 to 9999")
+    .meta({ description, example: "2026-01-31T00:00:00Z" });
 }
 
 /**

@@ -2,6 +2,7 @@
 // named, with the reason, so the view can say why it was not applied (never a 500).
 import { z } from "zod";
 import type { FieldError } from "@/lib/errors";
+import { isStorableTime } from "@/lib/model/page-cursor";
 
 /** A UTC day "YYYY-MM-DD". */
 export const dayParam = z
@@ -11,7 +12,12 @@ export const dayParam = z
   .refine((text) => {
     const time = Date.parse(`${text}T00:00:00Z`);
     return !Number.isNaN(time) && new Date(time).toISOString().startsWith(text);
-  }, "no such day");
+  }, "no such day")
+  // A range ends at the midnight after its last day: that must be a time the database takes too.
+  .refine((text) => {
+    const time = Date.parse(`${text}T00:00:00Z`);
+    return isStorableTime(new Date(time)) && isStorableTime(new Date(time + 86_400_000));
+  }, "use a day from 0001-01-01 to 9999-12-30");
 
 export type ParsedFilters<S extends Record<string, z.ZodType>> = {
   filters: { [K in keyof S]?: z.output<S[K]> };

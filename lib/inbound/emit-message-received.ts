@@ -18,6 +18,7 @@ export async function emitMessageReceived(message: StoredInboundMessage): Promis
       received_at: message.receivedAt.toISOString(),
       encoding: message.encoding,
       segments: message.segments,
+      complete: message.complete,
     },
     { eventKey: message.id, at: message.receivedAt },
   );

@@ -1,6 +1,7 @@
 // Reading an account's inbound messages: one page at a time, newest first, behind an opaque cursor.
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/sqlite";
+import { decodePageCursor, encodePageCursor } from "@/lib/model/page-cursor";
 import type { InboundMode, StoredInboundMessage } from "./inbound-listeners";
 
 export type InboundSearch = {
@@ -34,16 +35,13 @@ const COLUMNS = {
 } as const;
 
 export function encodeInboundCursor(cursor: InboundCursor): string {
-  return Buffer.from(`${cursor.receivedAt.toISOString()}|${cursor.id}`).toString("base64url");
+  return encodePageCursor({ at: cursor.receivedAt, id: cursor.id });
 }
 
 /** The cursor a page link carries, or null when it is not one this module made. */
 export function decodeInboundCursor(text: string): InboundCursor | null {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return null;
-  const [at, id, extra] = Buffer.from(text, "base64url").toString("utf8").split("|");
-  if (extra !== undefined || !id || !/^[0-9a-f-]{36}$/.test(id)) return null;
-  const receivedAt = new Date(at);
-  return Number.isNaN(receivedAt.getTime()) || receivedAt.toISOString() !== at ? null : { receivedAt, id };
+  const cursor = decodePageCursor(text);
+  return cursor && { receivedAt: cursor.at, id: cursor.id };
 }
 
 function whereOf(search: InboundSearch, after: InboundCursor | null): Prisma.InboundMessageWhereInput {

@@ -4,6 +4,7 @@
 // memory (no OFFSET, no transaction held open).
 import { getDatabase } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/sqlite";
+import { decodePageCursor, encodePageCursor } from "@/lib/model/page-cursor";
 import type { SmsSource } from "./serialize-sms";
 
 export type MessageSearch = {
@@ -64,16 +65,13 @@ const FOUND_COLUMNS = {
 
 /** The opaque cursor of the row after which the next page starts. */
 export function encodeSearchCursor(cursor: SearchCursor): string {
-  return Buffer.from(`${cursor.createdAt.toISOString()}|${cursor.id}`).toString("base64url");
+  return encodePageCursor({ at: cursor.createdAt, id: cursor.id });
 }
 
 /** The cursor a page link carries, or null when it is not one this module made. */
 export function decodeSearchCursor(text: string): SearchCursor | null {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return null;
-  const [at, id, extra] = Buffer.from(text, "base64url").toString("utf8").split("|");
-  if (extra !== undefined || !id || !/^[0-9a-f-]{36}$/.test(id)) return null;
-  const createdAt = new Date(at);
-  return Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at ? null : { createdAt, id };
+  const cursor = decodePageCursor(text);
+  return cursor && { createdAt: cursor.at, id: cursor.id };
 }
 
 /** Case-insensitive text search on both engines: SQLite's LIKE already ignores ASCII case. */

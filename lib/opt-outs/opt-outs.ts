@@ -10,6 +10,7 @@ import { parseRowOrNull, parseRows } from "@/lib/db/stores/shared/rows";
 import { emitAccountEvent } from "@/lib/webhooks/account-events";
 import { AppError } from "@/lib/errors";
 import { parseMsisdn } from "@/lib/messages/msisdn";
+import { isStorableTime } from "@/lib/model/page-cursor";
 
 export type OptOut = { number: string; actor: string; createdAt: Date };
 export type OptOutPage = { optOuts: OptOut[]; nextCursor: string | null };
@@ -119,16 +120,25 @@ function encodeCursor(optOut: OptOut): string {
   return Buffer.from(JSON.stringify([optOut.createdAt.toISOString(), optOut.number])).toString("base64url");
 }
 
-function decodeCursor(cursor: string): Cursor {
+export const NOT_AN_OPT_OUT_CURSOR = "is not a cursor this endpoint gave";
+
+/** The cursor a page link carries, or null when it is not one this module made. */
+export function decodeOptOutCursor(cursor: string): Cursor | null {
   try {
     const [createdAt, number] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof createdAt === "string" && typeof number === "string" && !Number.isNaN(Date.parse(createdAt))) {
+    if (typeof createdAt === "string" && typeof number === "string" && isStorableTime(new Date(createdAt))) {
       return { createdAt: toDbTime(new Date(createdAt)), number };
     }
   } catch {
-    // answered below
+    // not JSON: not a cursor
   }
-  throw AppError.validation([{ field: "cursor", description: "is not a cursor this endpoint gave" }]);
+  return null;
+}
+
+function decodeCursor(cursor: string): Cursor {
+  const decoded = decodeOptOutCursor(cursor);
+  if (!decoded) throw AppError.validation([{ field: "cursor", description: NOT_AN_OPT_OUT_CURSOR }]);
+  return decoded;
 }
 
 /** The account's list, newest first, a page at a time; `nextCursor` is null on the last page. */

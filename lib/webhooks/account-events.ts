@@ -28,6 +28,8 @@ export type MessageReceivedEventData = {
   received_at: string;
   encoding: string;
   segments: number;
+  /** False when some parts never came within the reassembly timeout. */
+  complete: boolean;
 };
 /** opt_out.changed: a number added to or removed from the account's opt-out list. */
 export type OptOutChangedEventData = {

@@ -87,6 +87,15 @@ describe("GET /api/v1/inbound", () => {
       "limit",
       "received_after",
     ]);
+    const yearTenThousand = Buffer.from("+010000-01-01T00:00:00.000Z|0193c6a0-0000-7000-8000-000000000000").toString("base64url");
+    const outOfRange = await api("GET", `/api/v1/inbound?received_after=9999-12-31T23:59:59-23:59&cursor=${yearTenThousand}`, {
+      token: acme.token,
+    });
+    expectKitError(outOfRange, 400, "VALIDATION_ERROR");
+    expect(outOfRange.body.error.validation_errors.map((error: { field: string }) => error.field).sort()).toEqual([
+      "cursor",
+      "received_after",
+    ]);
     const repeated = await api("GET", "/api/v1/inbound?from=0771234567&from=0771234568", { token: acme.token });
     expectKitError(repeated, 400, "VALIDATION_ERROR");
     expect(repeated.body.error.validation_errors).toEqual([{ field: "from", description: "must be given once" }]);

@@ -72,6 +72,9 @@ describe("opt-out keywords in inbound messages", () => {
       to: NUMBER,
       message: " Stop. ",
       operator: "econet",
+      encoding: "gsm7",
+      segments: 1,
+      complete: true,
     });
     expect(afterStop.find((event) => event.type === "opt_out.changed")!.data).toMatchObject({
       number: SENDER,

@@ -85,6 +85,12 @@ describe("the opt-out endpoints", () => {
     const cursor = await api("GET", "/api/v1/opt-outs?cursor=bogus", { token: acme.token });
     expectKitError(cursor, 400, "VALIDATION_ERROR");
     expect(cursor.body.error.validation_errors[0].field).toBe("cursor");
+    const farCursor = Buffer.from(JSON.stringify(["+275760-09-13T00:00:00.000Z", "+263771234567"])).toString("base64url");
+    const far = await api("GET", `/api/v1/opt-outs?cursor=${farCursor}`, { token: acme.token });
+    expectKitError(far, 400, "VALIDATION_ERROR");
+    expect(far.body.error.validation_errors[0].field).toBe("cursor");
+    const both = await api("GET", "/api/v1/opt-outs?limit=501&cursor=bogus", { token: acme.token });
+    expect(both.body.error.validation_errors.map((error: { field: string }) => error.field)).toEqual(["limit", "cursor"]);
     const repeated = await api("GET", "/api/v1/opt-outs?limit=2&limit=3", { token: acme.token });
     expectKitError(repeated, 400, "VALIDATION_ERROR");
     expect(repeated.body.error.validation_errors).toEqual([{ field: "limit", description: "must be given once" }]);

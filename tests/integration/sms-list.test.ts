@@ -181,6 +181,10 @@ describe("GET /api/v1/sms", () => {
     ["from=ABCDEFGHIJKLMNOP", "from"],
     ["created_after=2026-03-01", "created_after"],
     ["limit=10&limit=20", "limit"],
+    ["from=", "from"],
+    ["created_after=9999-12-31T23:59:59-23:59", "created_after"],
+    ["created_before=0000-01-01T00:00:00%2B00:01", "created_before"],
+    [`cursor=${Buffer.from("+275760-09-13T00:00:00.000Z|0193c6a0-0000-7000-8000-000000000000").toString("base64url")}`, "cursor"],
     ["to=0771234567&to=0771234567", "to"],
   ])("%s: 400 naming %s", async (query, field) => {
     const call = await api("GET", `/api/v1/sms?${query}`, { token: acme.token });
@@ -311,6 +315,17 @@ describe("GET /api/v1/sms/export", () => {
     expect(call.body.error.validation_errors).toEqual([{ field: "status", description: expect.any(String) }]);
     const all = await api("GET", "/api/v1/sms/export?limit=1", { token: acme.token });
     expect(parseCsv(all.text)).toHaveLength(live.length + 1);
+    const badPaging = await api("GET", "/api/v1/sms/export?limit=abc&limit=5&cursor=zzz", { token: acme.token });
+    expect(badPaging.status).toBe(200);
+    expect(parseCsv(badPaging.text)).toHaveLength(live.length + 1);
+  });
+
+  it("answers a time past the year 9999 once in UTC with a 400 before any row", async () => {
+    const call = await api("GET", "/api/v1/sms/export?created_before=9999-12-31T23:59:59-23:59", { token: acme.token });
+    expectLegacyError(call, 400, "ERR_BAD_REQUEST");
+    expect(call.body.error.validation_errors).toEqual([
+      { field: "created_before", description: "must be a time in the years 0001 to 9999" },
+    ]);
   });
 
   it("Next's route handler (next dev) answers the list and the export as the server does", async () => {

@@ -20,6 +20,15 @@ describe("dashboard day filters", () => {
     ]);
   });
 
+  it("names a day whose range the database cannot hold", () => {
+    const { filters, problems } = parseFilters(fields, labels, { from: "0000-06-01", to: "9999-12-31" });
+    expect(filters).toEqual({});
+    expect(problems).toEqual([
+      { field: "from", description: "From: use a day from 0001-01-01 to 9999-12-30" },
+      { field: "to", description: "To: use a day from 0001-01-01 to 9999-12-30" },
+    ]);
+  });
+
   it("names a value that is not a day, and keeps the other filter", () => {
     const { filters, problems } = parseFilters(fields, labels, { from: "26-1-2", to: "2026-01-02" });
     expect(filters).toEqual({ to: "2026-01-02" });

@@ -2,7 +2,7 @@
 // message object, and the sandbox's request. The same schemas feed the OpenAPI document.
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { readQueryFields } from "@/lib/api/parse-request";
+import { queryTimeSchema, readQueryFields } from "@/lib/api/parse-request";
 import { normalizeInboundNumber } from "@/lib/inbound/inbound-numbers";
 import type { InboundMode } from "@/lib/inbound/inbound-listeners";
 import { decodeInboundCursor, type InboundCursor, type InboundRecord, type InboundSearch } from "@/lib/inbound/list-inbound";
@@ -10,17 +10,12 @@ import { decodeInboundCursor, type InboundCursor, type InboundRecord, type Inbou
 export const DEFAULT_INBOUND_LIMIT = 50;
 export const MAX_INBOUND_LIMIT = 1000;
 
-const time = (description: string) =>
-  z.iso
-    .datetime({ offset: true, error: "must be an RFC 3339 time, e.g. 2026-01-31T00:00:00Z" })
-    .meta({ description, example: "2026-01-31T00:00:00Z" });
-
 export const inboundSearchQuerySchema = z
   .object({
     from: z.string().optional().meta({ description: "Only messages from this phone number, in any written form" }),
     to: z.string().optional().meta({ description: "Only messages to this number or short code of the account" }),
-    received_after: time("Only messages received at or after this time").optional(),
-    received_before: time("Only messages received before this time").optional(),
+    received_after: queryTimeSchema("Only messages received at or after this time").optional(),
+    received_before: queryTimeSchema("Only messages received before this time").optional(),
     limit: z
       .string()
       .regex(/^\d+$/, `must be a whole number from 1 to ${MAX_INBOUND_LIMIT}`)

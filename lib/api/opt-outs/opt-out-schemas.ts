@@ -1,6 +1,6 @@
 // Contracts of the opt-out endpoints (Tumira's design): snake case and the envelope, like the account endpoints.
 import { z } from "zod";
-import { MAX_OPT_OUT_PAGE, type OptOut, type OptOutPage } from "@/lib/opt-outs/opt-outs";
+import { decodeOptOutCursor, MAX_OPT_OUT_PAGE, NOT_AN_OPT_OUT_CURSOR, type OptOut, type OptOutPage } from "@/lib/opt-outs/opt-outs";
 
 export const optOutSchema = z
   .object({
@@ -32,7 +32,11 @@ export const optOutListQuerySchema = z.object({
     .refine((text) => Number(text) >= 1 && Number(text) <= MAX_OPT_OUT_PAGE, pageLimitError)
     .optional()
     .describe(`Entries per page, 1 to ${MAX_OPT_OUT_PAGE} (default ${DEFAULT_OPT_OUT_PAGE})`),
-  cursor: z.string().optional().describe("`next_cursor` of the previous page"),
+  cursor: z
+    .string()
+    .refine((text) => decodeOptOutCursor(text) !== null, NOT_AN_OPT_OUT_CURSOR)
+    .optional()
+    .describe("`next_cursor` of the previous page"),
 });
 
 export const addOptOutRequestSchema = z

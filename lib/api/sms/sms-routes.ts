@@ -108,8 +108,8 @@ async function getSms(context: AuthedContext): Promise<ApiResponse> {
 }
 
 /** The key's own traffic: a test key searches test messages only, a live key live ones only. */
-function searchOf(context: AuthedContext) {
-  return parseSmsSearch(context.request.url, { accountId: context.auth.accountId, test: context.auth.mode === "test" });
+function searchOf(context: AuthedContext, options?: { paged: boolean }) {
+  return parseSmsSearch(context.request.url, { accountId: context.auth.accountId, test: context.auth.mode === "test" }, options);
 }
 
 async function listSms(context: AuthedContext): Promise<ApiResponse> {
@@ -125,7 +125,7 @@ async function listSms(context: AuthedContext): Promise<ApiResponse> {
 }
 
 async function exportSms(context: AuthedContext): Promise<ApiResponse> {
-  const { search } = searchOf(context);
+  const { search } = searchOf(context, { paged: false });
   const day = new Date().toISOString().slice(0, 10);
   return new ApiResponse(200, messagesCsv(search), {
     "content-type": "text/csv; charset=utf-8",

@@ -3,18 +3,13 @@
 // schemas feed the OpenAPI document.
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { readQueryFields } from "@/lib/api/parse-request";
+import { queryTimeSchema, readQueryFields } from "@/lib/api/parse-request";
 import { messageStatusSchema, smsSchema } from "@/lib/messages/serialize-sms";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 import { decodeSearchCursor, type MessageSearch, type SearchCursor } from "@/lib/messages/search-messages";
 
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 1000;
-
-const time = (description: string) =>
-  z.iso
-    .datetime({ offset: true, error: "must be an RFC 3339 time, e.g. 2026-01-31T00:00:00Z" })
-    .meta({ description, example: "2026-01-31T00:00:00Z" });
 
 /** Each filter of the query string, as a client writes it. */
 export const smsSearchQuerySchema = z
@@ -27,10 +22,15 @@ export const smsSearchQuerySchema = z
       .string()
       .optional()
       .meta({ description: "Only messages to this recipient, in any written form (+263771234567, 263771234567, 0771234567)" }),
-    from: z.string().max(15, "must be at most 15 characters").optional().meta({ description: "Only messages sent as this sender id" }),
+    from: z
+      .string()
+      .min(1, "cannot be blank")
+      .max(15, "must be at most 15 characters")
+      .optional()
+      .meta({ description: "Only messages sent as this sender id" }),
     bulk_id: z.uuid("must be a UUID").optional().meta({ description: "Only the messages of this bulk send" }),
-    created_after: time("Only messages created at or after this time").optional(),
-    created_before: time("Only messages created before this time").optional(),
+    created_after: queryTimeSchema("Only messages created at or after this time").optional(),
+    created_before: queryTimeSchema("Only messages created before this time").optional(),
     limit: z
       .string()
       .regex(/^\d+$/, `must be a whole number from 1 to ${MAX_LIST_LIMIT}`)
@@ -57,11 +57,17 @@ export const smsListEnvelopeSchema = z
   })
   .meta({ id: "SmsListEnvelope" });
 
+/** The export's query string: the list's filters; its paging fields are ignored. */
+const smsExportQuerySchema = smsSearchQuerySchema.omit({ limit: true, cursor: true });
+
 export type SmsSearchRequest = { search: MessageSearch; limit: number; cursor: SearchCursor | null };
 
-/** The query string as a search of the account's messages in the key's mode; a bad filter is a VALIDATION_ERROR naming each field. */
-export function parseSmsSearch(url: string, account: { accountId: string; test: boolean }): SmsSearchRequest {
-  const { values, fields } = readQueryFields(url, smsSearchQuerySchema.shape);
+/**
+ * The query string as a search of the account's messages in the key's mode; a bad filter is a
+ * VALIDATION_ERROR naming each field. Unpaged (the export), `limit` and `cursor` are not read.
+ */
+export function parseSmsSearch(url: string, account: { accountId: string; test: boolean }, { paged = true } = {}): SmsSearchRequest {
+  const { values, fields } = readQueryFields(url, paged ? smsSearchQuerySchema.shape : smsExportQuerySchema.shape);
   let to: string | undefined;
   if (values.to !== undefined) {
     const recipient = parseMsisdn(values.to);
