@@ -4,6 +4,7 @@ import { isUtf8 } from "node:buffer";
 import { z } from "zod";
 import { AppError, type FieldError } from "@/lib/errors";
 import { isStorableTime } from "@/lib/model/page-cursor";
+import { isStorableText, NOT_TEXT_DESCRIPTION } from "@/lib/text";
 import type { ApiContext } from "./route";
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -99,8 +100,8 @@ export function queryTimeSchema(description: string) {
 
 /**
  * The query string's value of each of the shape's fields, each checked with its schema; the fields
- * that fail, each named once. A field given more than once fails too: which value the client meant
- * is not ours to guess.
+ * that fail, each named once. A field given more than once fails too (which value the client meant
+ * is not ours to guess), and so does one that is not text (a NUL, half a surrogate pair).
  */
 export function readQueryFields(
   url: string,
@@ -114,6 +115,10 @@ export function readQueryFields(
     if (given.length === 0) continue;
     if (given.length > 1) {
       fields.push({ field: name, description: "must be given once" });
+      continue;
+    }
+    if (!isStorableText(given[0])) {
+      fields.push({ field: name, description: NOT_TEXT_DESCRIPTION });
       continue;
     }
     const parsed = schema.safeParse(given[0]);

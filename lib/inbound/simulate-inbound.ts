@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
 import { normalizeInboundNumber } from "./inbound-numbers";
+import { isStorableText, NOT_TEXT_DESCRIPTION } from "@/lib/text";
 
 export type InboundSimulationRow = { id: string; accountId: string; from: string; to: string; body: string; operator: string };
 
@@ -34,6 +35,7 @@ export async function queueInboundSimulation(input: {
     }
   }
   if (input.message.length === 0) fields.push({ field: "message", description: "cannot be blank" });
+  else if (!isStorableText(input.message)) fields.push({ field: "message", description: NOT_TEXT_DESCRIPTION });
   else if (segmentMessage(input.message).segments > MAX_SEGMENTS)
     fields.push({ field: "message", description: `must fit in ${MAX_SEGMENTS} parts` });
   if (fields.length > 0 || !from.ok || !to) throw AppError.validation(fields);

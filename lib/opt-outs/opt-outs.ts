@@ -11,6 +11,7 @@ import { emitAccountEvent } from "@/lib/webhooks/account-events";
 import { AppError } from "@/lib/errors";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 import { isStorableTime } from "@/lib/model/page-cursor";
+import { isStorableText } from "@/lib/text";
 
 export type OptOut = { number: string; actor: string; createdAt: Date };
 export type OptOutPage = { optOuts: OptOut[]; nextCursor: string | null };
@@ -126,7 +127,7 @@ export const NOT_AN_OPT_OUT_CURSOR = "is not a cursor this endpoint gave";
 export function decodeOptOutCursor(cursor: string): Cursor | null {
   try {
     const [createdAt, number] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof createdAt === "string" && typeof number === "string" && isStorableTime(new Date(createdAt))) {
+    if (typeof createdAt === "string" && typeof number === "string" && isStorableTime(new Date(createdAt)) && isStorableText(number)) {
       return { createdAt: toDbTime(new Date(createdAt)), number };
     }
   } catch {

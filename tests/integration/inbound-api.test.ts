@@ -96,6 +96,9 @@ describe("GET /api/v1/inbound", () => {
       "cursor",
       "received_after",
     ]);
+    const nul = await api("GET", "/api/v1/inbound?to=%00", { token: acme.token });
+    expectKitError(nul, 400, "VALIDATION_ERROR");
+    expect(nul.body.error.validation_errors.map((error: { field: string }) => error.field)).toEqual(["to"]);
     const repeated = await api("GET", "/api/v1/inbound?from=0771234567&from=0771234568", { token: acme.token });
     expectKitError(repeated, 400, "VALIDATION_ERROR");
     expect(repeated.body.error.validation_errors).toEqual([{ field: "from", description: "must be given once" }]);
@@ -166,6 +169,20 @@ describe("POST /api/v1/inbound/simulate", () => {
     const refused = await api("POST", "/api/v1/sms", { token: acme.token, body: { to: "+263771230002", message: "hi", from: "ACME" } });
     expect(refused.status).toBe(422);
     expect(refused.text).toContain("RECIPIENT_OPTED_OUT");
+  });
+
+  it.each([
+    ["a NUL", "stop\u0000now"],
+    ["half a surrogate pair", "stop \ud800"],
+  ])("refuses a message with %s, naming it, and queues nothing", async (_, message) => {
+    const call = await api("POST", "/api/v1/inbound/simulate", {
+      token: acmeTestToken,
+      body: { from: "+263771234567", to: NUMBER, message },
+    });
+    expectKitError(call, 400, "VALIDATION_ERROR");
+    expect(call.body.error.validation_errors).toEqual([
+      { field: "message", description: "must not contain NUL characters or unpaired surrogates" },
+    ]);
   });
 
   it("refuses a live key with 403", async () => {

@@ -89,6 +89,10 @@ describe("the opt-out endpoints", () => {
     const far = await api("GET", `/api/v1/opt-outs?cursor=${farCursor}`, { token: acme.token });
     expectKitError(far, 400, "VALIDATION_ERROR");
     expect(far.body.error.validation_errors[0].field).toBe("cursor");
+    const nulCursor = Buffer.from(JSON.stringify(["2026-01-01T00:00:00.000Z", "+26377\u0000"])).toString("base64url");
+    const nul = await api("GET", `/api/v1/opt-outs?cursor=${nulCursor}`, { token: acme.token });
+    expectKitError(nul, 400, "VALIDATION_ERROR");
+    expect(nul.body.error.validation_errors[0].field).toBe("cursor");
     const both = await api("GET", "/api/v1/opt-outs?limit=501&cursor=bogus", { token: acme.token });
     expect(both.body.error.validation_errors.map((error: { field: string }) => error.field)).toEqual(["limit", "cursor"]);
     const repeated = await api("GET", "/api/v1/opt-outs?limit=2&limit=3", { token: acme.token });

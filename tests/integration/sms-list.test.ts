@@ -182,6 +182,8 @@ describe("GET /api/v1/sms", () => {
     ["created_after=2026-03-01", "created_after"],
     ["limit=10&limit=20", "limit"],
     ["from=", "from"],
+    ["from=A%00B", "from"],
+    ["status=%00", "status"],
     ["created_after=9999-12-31T23:59:59-23:59", "created_after"],
     ["created_before=0000-01-01T00:00:00%2B00:01", "created_before"],
     [`cursor=${Buffer.from("+275760-09-13T00:00:00.000Z|0193c6a0-0000-7000-8000-000000000000").toString("base64url")}`, "cursor"],
