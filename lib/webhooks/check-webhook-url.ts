@@ -130,6 +130,8 @@ export function parseWebhookUrl(text: string): URL {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw refuse("must be a valid http or https URL");
   if (!url.hostname) throw refuse("must be a valid http or https URL");
   if (url.username || url.password) throw refuse("must not contain credentials");
+  // What is stored and called is the URL as written out again, its non-ASCII percent-encoded.
+  if (url.href.length > WEBHOOK_URL_MAX_LENGTH) throw refuse(`must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`);
   return url;
 }
 

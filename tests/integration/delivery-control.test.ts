@@ -133,6 +133,14 @@ describe("scheduled sends", () => {
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).options.fields?.map((field) => field.field)).toEqual(["send_at"]);
     }
+    // A time no clock shows, which Date would roll over into a real one.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    for (const sendAt of [`${tomorrow}T24:00:00Z`, `${tomorrow}T10:60:00Z`, `${tomorrow.slice(0, 8)}32T09:00:00Z`]) {
+      const error = await sendWith(accountId, ["+263771000001"], { sendAt }).catch((caught: unknown) => caught);
+      expect((error as AppError).options.fields).toEqual([
+        { field: "send_at", description: "must be an RFC 3339 date-time with a time zone, e.g. 2030-01-31T09:00:00Z" },
+      ]);
+    }
     for (const validityPeriod of [59, 7 * 86_400 + 1, 90.5]) {
       const error = await sendWith(accountId, ["+263771000001"], { validityPeriod }).catch((caught: unknown) => caught);
       expect((error as AppError).options.fields?.map((field) => field.field)).toEqual(["validity_period"]);

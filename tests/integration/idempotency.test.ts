@@ -7,6 +7,7 @@ import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db, sql } from "@/lib/db/client";
 import { creditBalance } from "@/lib/ledger/credit-balance";
+import { createApiKey } from "@/lib/keys/create-api-key";
 import {
   callApi,
   expectKitError,
@@ -107,6 +108,35 @@ describe("Idempotency-Key", () => {
     expectLegacyError(changed, 422, "ERR_IDEMPOTENCY_KEY_REUSED");
     expect(changed.body.error.description).toMatch(/different request/);
     expectKitError(await post(account, "/api/v1/sms/bulk", BULK, key), 422, "IDEMPOTENCY_KEY_REUSED");
+    expect(await state(account)).toEqual(before);
+  });
+
+  it("never replays across test and live keys of one account: a sandbox key gets no live token, no live send a test id", async () => {
+    const account = await seedAccount();
+    const testToken = (await createApiKey({ accountId: account.accountId, name: "sandbox", mode: "test", actor: "test" })).token;
+    const key = crypto.randomUUID();
+    const created = await api("POST", "/api/v1/api-tokens", {
+      token: account.token,
+      body: { name: "deploy" },
+      headers: { "idempotency-key": key },
+    });
+    expect(created.status).toBe(201);
+    const fromSandbox = await api("POST", "/api/v1/api-tokens", {
+      token: testToken,
+      body: { name: "deploy" },
+      headers: { "idempotency-key": key },
+    });
+    expect(fromSandbox.status).toBe(422);
+    expect(fromSandbox.text).not.toContain(created.body.data.token);
+    expect(fromSandbox.headers.get("idempotent-replayed")).toBeNull();
+
+    const sendKey = crypto.randomUUID();
+    const testSend = await api("POST", "/api/v1/sms", { token: testToken, body: SINGLE, headers: { "idempotency-key": sendKey } });
+    expect(testSend.status).toBe(202);
+    const before = await state(account);
+    const liveSend = await post(account, "/api/v1/sms", SINGLE, sendKey);
+    expectLegacyError(liveSend, 422, "ERR_IDEMPOTENCY_KEY_REUSED");
+    expect(liveSend.text).not.toContain(testSend.body.id);
     expect(await state(account)).toEqual(before);
   });
 

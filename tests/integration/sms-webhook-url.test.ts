@@ -100,6 +100,7 @@ describe("checkWebhookUrl", () => {
     ["file:///etc/passwd", /valid http or https URL/],
     ["https://user:secret@example.com/hook", /credentials/],
     [`https://example.com/${"a".repeat(2100)}`, /at most 2048 characters/],
+    [`http://8.8.8.8/${"ü".repeat(1000)}`, /at most 2048 characters/],
     ["https://no-such-host.invalid/hook", /could not be resolved/],
   ])("refuses %s in any mode", async (url, reason) => {
     allowPrivate("true");

@@ -10,7 +10,8 @@
 // - No header: the handler runs as usual.
 // - The same key and the same request (method, path, body) within 24 hours: the stored response is
 //   replayed, status and body byte for byte, with `Idempotent-Replayed: true`; nothing runs again.
-// - The same key with a different request: IDEMPOTENCY_MISMATCH (422). While the first request is
+// - The same key with a different request, or the same request by a key of the other mode (test or
+//   live): IDEMPOTENCY_MISMATCH (422). While the first request is
 //   still running: CONFLICT (409, Retry-After 1). A claim older than any request runs (its process
 //   died mid-request) is a final CONFLICT without Retry-After: whether the first request took effect
 //   is unknown, and running it again could send twice, so the client is told to look first.
@@ -161,10 +162,16 @@ export function withIdempotency(handler: AuthedHandler): AuthedHandler {
   };
 }
 
+/**
+ * What makes two requests the same: method, path and body, and the key's mode. A test key's request
+ * is never the same as a live key's, so neither replays the other's answer (a live key's new token
+ * to a sandbox credential, a test send's id to a live client); a live request hashes without a mode.
+ */
 function hashRequest(context: AuthedContext): string {
+  const mode = context.auth.mode === "test" ? "test " : "";
   return crypto
     .createHash("sha256")
-    .update(`${context.request.method} ${new URL(context.request.url).pathname}\n`)
+    .update(`${mode}${context.request.method} ${new URL(context.request.url).pathname}\n`)
     .update(context.body)
     .digest("hex");
 }
