@@ -3,7 +3,7 @@
 import { isUtf8 } from "node:buffer";
 import { z } from "zod";
 import { AppError, type FieldError } from "@/lib/errors";
-import { isStorableTime } from "@/lib/model/page-cursor";
+import { isStorableTime } from "@/lib/model/storable-time";
 import { isStorableText, NOT_TEXT_DESCRIPTION } from "@/lib/text";
 import type { ApiContext } from "./route";
 

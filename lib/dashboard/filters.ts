@@ -2,7 +2,7 @@
 // named, with the reason, so the view can say why it was not applied (never a 500).
 import { z } from "zod";
 import type { FieldError } from "@/lib/errors";
-import { isStorableTime } from "@/lib/model/page-cursor";
+import { isStorableTime } from "@/lib/model/storable-time";
 
 /** A UTC day "YYYY-MM-DD". */
 export const dayParam = z

@@ -1,16 +1,7 @@
 // The cursors of lists that page newest first by a time and an id (messages, inbound messages):
 // opaque to clients (base64url of "<ISO time>|<uuid>") and checked when they come back, since a
 // client can send anything in their place.
-
-/** The instants both engines store and the database client converts: the years 0001 to 9999, UTC. */
-const EARLIEST_STORABLE_MS = Date.parse("0001-01-01T00:00:00.000Z");
-const LATEST_STORABLE_MS = Date.parse("9999-12-31T23:59:59.999Z");
-
-/** Whether the time can be stored or compared with stored times (a client's filter or cursor may be any year). */
-export function isStorableTime(date: Date): boolean {
-  const ms = date.getTime();
-  return ms >= EARLIEST_STORABLE_MS && ms <= LATEST_STORABLE_MS;
-}
+import { isStorableTime } from "./storable-time";
 
 export type PageCursor = { at: Date; id: string };
 

@@ -10,7 +10,7 @@ import { parseRowOrNull, parseRows } from "@/lib/db/stores/shared/rows";
 import { emitAccountEvent } from "@/lib/webhooks/account-events";
 import { AppError } from "@/lib/errors";
 import { parseMsisdn } from "@/lib/messages/msisdn";
-import { isStorableTime } from "@/lib/model/page-cursor";
+import { isStorableTime } from "@/lib/model/storable-time";
 import { isStorableText } from "@/lib/text";
 
 export type OptOut = { number: string; actor: string; createdAt: Date };

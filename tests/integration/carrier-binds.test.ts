@@ -55,6 +55,20 @@ async function startDispatcher(env: Record<string, string>): Promise<void> {
   services = await startDeliveryServices({ dispatcher: true, simulator: false }, LINK_TEST_TUNING);
 }
 
+/** Econet as a primary (the simulator's first port) and a standby (its second), 20/s each, both bound. */
+async function startEconetFailover(): Promise<void> {
+  await startDispatcher({
+    SMPP_ECONET: `${url("econet", simulator.port, "?tps=20&window=4")},${url("econet", secondPort, "?tps=20&window=4")}`,
+    SMPP_ECONET_MODE: "failover",
+    SMPP_ECONET_FAILOVER_AFTER_SECONDS: "1",
+    SMPP_ECONET_GIVEBACK_HOLD_SECONDS: "1",
+  });
+  await waitFor(async () => {
+    const binds = (await carrier("econet")).binds;
+    return binds.length === 2 && binds.every((bind) => bind.state === "bound");
+  }, "both econet binds bound");
+}
+
 async function carrier(operator: string) {
   return (await readCarrierOverview()).find((entry) => entry.operator === operator)!;
 }
@@ -75,16 +89,7 @@ function expectEachAcceptedOnce(recipients: string[]): void {
 
 describe("several binds per carrier", () => {
   it("fails over to the standby when the primary is dropped, sends each message once, and gives back when the primary returns", async () => {
-    await startDispatcher({
-      SMPP_ECONET: `${url("econet", simulator.port, "?tps=20&window=4")},${url("econet", secondPort, "?tps=20&window=4")}`,
-      SMPP_ECONET_MODE: "failover",
-      SMPP_ECONET_FAILOVER_AFTER_SECONDS: "1",
-      SMPP_ECONET_GIVEBACK_HOLD_SECONDS: "1",
-    });
-    await waitFor(async () => {
-      const binds = (await carrier("econet")).binds;
-      return binds.length === 2 && binds.every((bind) => bind.state === "bound");
-    }, "both econet binds bound");
+    await startEconetFailover();
     expect(await bindOf("econet", "primary")).toMatchObject({ active: true, bind: `127.0.0.1:${simulator.port}` });
     expect(await bindOf("econet", "standby")).toMatchObject({ active: false, bind: `127.0.0.1:${secondPort}` });
 
@@ -127,16 +132,7 @@ describe("several binds per carrier", () => {
   });
 
   it("keeps the messages queued while the standby in use is dropped too, and sends each once when a bind returns", async () => {
-    await startDispatcher({
-      SMPP_ECONET: `${url("econet", simulator.port, "?tps=20&window=4")},${url("econet", secondPort, "?tps=20&window=4")}`,
-      SMPP_ECONET_MODE: "failover",
-      SMPP_ECONET_FAILOVER_AFTER_SECONDS: "1",
-      SMPP_ECONET_GIVEBACK_HOLD_SECONDS: "1",
-    });
-    await waitFor(async () => {
-      const binds = (await carrier("econet")).binds;
-      return binds.length === 2 && binds.every((bind) => bind.state === "bound");
-    }, "both econet binds bound");
+    await startEconetFailover();
 
     const accountId = await createSendingAccount();
     const recipients = Array.from({ length: 80 }, (_, index) => `+2637718${String(index).padStart(4, "0")}9`);

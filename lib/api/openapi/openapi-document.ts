@@ -16,7 +16,7 @@ import {
 } from "@/lib/api/sms/sms-schemas";
 import { smsSchema } from "@/lib/messages/serialize-sms";
 import { MESSAGE_CSV_COLUMNS } from "@/lib/messages/messages-csv";
-import { smsListEnvelopeSchema, smsSearchQuerySchema } from "@/lib/api/sms/sms-search-schemas";
+import { smsExportQuerySchema, smsListEnvelopeSchema, smsSearchQuerySchema } from "@/lib/api/sms/sms-search-schemas";
 import { keyRoutes } from "@/lib/api/keys/key-routes";
 import { apiKeyCreatedSchema, apiKeyListEntrySchema, createApiKeyRequestSchema } from "@/lib/keys/key-schemas";
 import { accountRoutes } from "@/lib/api/accounts/account-routes";
@@ -100,7 +100,7 @@ type Operation = {
   tag: "SMS" | "API keys" | "Account" | "Opt-outs" | "Webhooks" | "Inbound";
   request?: ComponentName;
   /** Query string parameters, one per field of the schema (all optional). */
-  query?: { schema: z.ZodObject; omit?: string[] };
+  query?: { schema: z.ZodObject };
   /** Accepts an Idempotency-Key header. */
   idempotent?: boolean;
   success: { status: number; description: string; body: ComponentName | { csv: readonly string[] } };
@@ -196,7 +196,7 @@ const operations: Record<string, Operation> = {
       "Every message the filters select, newest first, as CSV streamed whatever its size (no paging). One line per message, " +
       "the Sms object's fields then `bulk_id`; a cell starting with =, +, - or @ is prefixed with ' so a spreadsheet shows it as text.",
     tag: "SMS",
-    query: { schema: smsSearchQuerySchema, omit: ["limit", "cursor"] },
+    query: { schema: smsExportQuerySchema },
     success: { status: 200, description: "The messages as CSV", body: { csv: MESSAGE_CSV_COLUMNS } },
     errors: { 400: "A filter is invalid; `validation_errors` names each" },
   },
@@ -436,7 +436,7 @@ function describeOperation(route: ApiRoute, operation: Operation) {
       description: PATH_PARAMETERS[segment.slice(1)],
       schema: segment === ":number" ? { type: "string" } : { type: "string", format: "uuid" },
     }));
-  const queryParameters = operation.query ? queryParametersOf(operation.query.schema, operation.query.omit ?? []) : [];
+  const queryParameters = operation.query ? queryParametersOf(operation.query.schema) : [];
   return {
     operationId: operation.operationId,
     summary: operation.summary,
@@ -462,17 +462,15 @@ function successContent(body: Operation["success"]["body"]) {
 }
 
 /** One optional query parameter per field, described by the field's own schema. */
-function queryParametersOf(schema: z.ZodObject, omit: string[]) {
-  return Object.entries(schema.shape)
-    .filter(([name]) => !omit.includes(name))
-    .map(([name, field]) => {
-      const { description, ...fieldSchema } = z.toJSONSchema(field as z.ZodType, { target: "draft-2020-12", io: "input" }) as Record<
-        string,
-        unknown
-      >;
-      delete fieldSchema.$schema;
-      return { name, in: "query", required: false, ...(description ? { description } : {}), schema: fieldSchema };
-    });
+function queryParametersOf(schema: z.ZodObject) {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const { description, ...fieldSchema } = z.toJSONSchema(field as z.ZodType, { target: "draft-2020-12", io: "input" }) as Record<
+      string,
+      unknown
+    >;
+    delete fieldSchema.$schema;
+    return { name, in: "query", required: false, ...(description ? { description } : {}), schema: fieldSchema };
+  });
 }
 
 /** JSON Schemas of a set of zod schemas, each a component that refers to the others by $ref. */

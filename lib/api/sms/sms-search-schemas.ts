@@ -58,7 +58,7 @@ export const smsListEnvelopeSchema = z
   .meta({ id: "SmsListEnvelope" });
 
 /** The export's query string: the list's filters; its paging fields are ignored. */
-const smsExportQuerySchema = smsSearchQuerySchema.omit({ limit: true, cursor: true });
+export const smsExportQuerySchema = smsSearchQuerySchema.omit({ limit: true, cursor: true });
 
 export type SmsSearchRequest = { search: MessageSearch; limit: number; cursor: SearchCursor | null };
 
