@@ -93,10 +93,15 @@ export async function runApiRequest(input: ApiRequestInput): Promise<ApiResponse
   const labels = { route: routeName, method, status: String(response.status) };
   metrics().httpRequests.inc(labels);
   metrics().httpDuration.observe(labels, seconds);
-  if (logger.isLevelEnabled("debug") || response.status >= 500) {
-    log[response.status >= 500 ? "error" : "debug"]({ ...labels, path: pathname, ms: Math.round(seconds * 1000) }, "request");
-  }
+  const level = requestLogLevel(response.status);
+  if (logger.isLevelEnabled(level)) log[level]({ ...labels, path: pathname, ms: Math.round(seconds * 1000) }, "request");
   return response;
+}
+
+/** A 503 is the server shedding load as designed (warn); any other 5xx is a fault (error); the rest is routine (debug). */
+function requestLogLevel(status: number): "error" | "warn" | "debug" {
+  if (status === 503) return "warn";
+  return status >= 500 ? "error" : "debug";
 }
 
 async function readWebBody(request: Request, limit: number, memory: BodyMemory): Promise<Buffer> {

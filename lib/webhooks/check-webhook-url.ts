@@ -118,7 +118,7 @@ async function vet(text: string): Promise<CheckedWebhookUrl> {
   return { url, addresses };
 }
 
-/** The syntax half of the check (no DNS): an absolute http(s) URL of sane length. */
+/** The syntax half of the check (no DNS): an absolute http(s) URL of sane length, with a usable port. */
 export function parseWebhookUrl(text: string): URL {
   if (text.length > WEBHOOK_URL_MAX_LENGTH) throw refuse(`must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`);
   let url: URL;
@@ -130,6 +130,8 @@ export function parseWebhookUrl(text: string): URL {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw refuse("must be a valid http or https URL");
   if (!url.hostname) throw refuse("must be a valid http or https URL");
   if (url.username || url.password) throw refuse("must not contain credentials");
+  // Port 0 is not a port anything listens on: every delivery would fail.
+  if (url.port === "0") throw refuse("must not use port 0");
   // What is stored and called is the URL as written out again, its non-ASCII percent-encoded.
   if (url.href.length > WEBHOOK_URL_MAX_LENGTH) throw refuse(`must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`);
   return url;

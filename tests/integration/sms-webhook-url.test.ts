@@ -99,6 +99,7 @@ describe("checkWebhookUrl", () => {
     ["javascript:alert(1)", /valid http or https URL/],
     ["file:///etc/passwd", /valid http or https URL/],
     ["https://user:secret@example.com/hook", /credentials/],
+    ["http://8.8.8.8:0/hook", /port 0/],
     [`https://example.com/${"a".repeat(2100)}`, /at most 2048 characters/],
     [`http://8.8.8.8/${"ü".repeat(1000)}`, /at most 2048 characters/],
     ["https://no-such-host.invalid/hook", /could not be resolved/],
