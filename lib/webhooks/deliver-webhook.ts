@@ -1,6 +1,7 @@
 // One attempt of one webhook delivery, and its record: a WebhookAttempt row (status, latency,
 // error) and the delivery's next state. 2xx: succeeded. 410 Gone: abandoned, with every other
-// pending delivery of the account to that URL. A URL that now resolves to a refused address:
+// pending delivery of the account to that URL that no sender holds; one being attempted records its
+// own answer (and two records never lock each other's rows). A URL that now resolves to a refused address:
 // abandoned. Anything else (other status, timeout, connection error, redirect): tried again on the
 // schedule, then failed.
 import { Webhook } from "standardwebhooks";
@@ -78,8 +79,9 @@ async function recordAttempt(delivery: WebhookDeliveryRow, result: AttemptResult
     );
     if (gone) {
       await tx.run(
-        `UPDATE "WebhookDelivery" SET "status" = 'abandoned', "lastError" = ?, "updatedAt" = ? WHERE "accountId" = ? AND "url" = ? AND "status" = 'pending' AND "id" <> ?`,
-        ["the endpoint answered 410 Gone to another delivery", at, delivery.accountId, delivery.url, delivery.id],
+        `UPDATE "WebhookDelivery" SET "status" = 'abandoned', "lastError" = ?, "updatedAt" = ?
+         WHERE "accountId" = ? AND "url" = ? AND "status" = 'pending' AND "id" <> ? AND ("leaseUntil" IS NULL OR "leaseUntil" < ?)`,
+        ["the endpoint answered 410 Gone to another delivery", at, delivery.accountId, delivery.url, delivery.id, at],
       );
     }
   });

@@ -25,7 +25,7 @@ const failuresLeft = new Map<string, number>([["/flaky", 2]]);
 beforeAll(async () => {
   receiver = await startWebhookReceiver(({ path }, response) => {
     if (path === "/slow") return true; // never answers: the sender's timeout ends the attempt
-    if (path === "/gone") {
+    if (path === "/gone" || path === "/gone-together") {
       response.writeHead(410).end();
       return true;
     }
@@ -142,6 +142,26 @@ describe("webhooks", () => {
     expect(slow.attempts).toBe(4);
     expect(slow.attemptLog.every((attempt) => attempt.statusCode === null && attempt.error === "no response within 1000 ms")).toBe(true);
     expect(received.filter((post) => post.path === "/gone")).toHaveLength(1);
+  });
+
+  it("records every attempt when an endpoint answers 410 to several deliveries at once", async () => {
+    const accountId = await createSendingAccount();
+    const recipients = Array.from({ length: 12 }, (_, index) => `+2637715550${10 + index}`);
+    const ids = await send(accountId, recipients, "Gone together", { webhookUrl: `${base}/gone-together` });
+    await waitFor(
+      async () => (await db().message.count({ where: { id: { in: ids }, deliveredAt: { not: null } } })) === ids.length,
+      "the receipts",
+    );
+    const deliveries = await waitFor(async () => {
+      const rows = await deliveriesOf(ids);
+      return rows.length > 0 && rows.every((row) => row.status === "abandoned") && rows;
+    }, "every delivery to be abandoned");
+    const posts = received.filter((post) => post.path === "/gone-together");
+    // Each POST the endpoint answered is in the attempt log of its delivery, and nothing else is.
+    expect(deliveries.reduce((sum, row) => sum + row.attemptLog.length, 0)).toBe(posts.length);
+    expect(deliveries.every((row) => row.attempts === row.attemptLog.length)).toBe(true);
+    expect(deliveries.flatMap((row) => row.attemptLog).every((attempt) => attempt.statusCode === 410)).toBe(true);
+    expect(posts.length).toBeGreaterThan(0);
   });
 
   it("refuses a private address at delivery time when private addresses are not allowed", async () => {
