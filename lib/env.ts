@@ -37,6 +37,8 @@ const envSchema = z.object({
   NEXTAUTH_URL: z.string().url().optional(),
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(200),
   RUN_DISPATCHER: booleanFlag.default(true),
+  /** `npm run worker` answers /api/health, /api/ping and /metrics on this port (unset: no HTTP). */
+  WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   DELIVERY_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
   /** A carrier-accepted message with no receipt after this long is settled as sent (docs/delivery.md, Receipts). */
   RECEIPT_TIMEOUT_HOURS: z.coerce.number().int().min(1).max(8760).default(72),

@@ -1,10 +1,10 @@
 // A request's logger. Most requests log nothing, and pino's child() costs microseconds (it serialises
 // its bindings), so a request's bindings (its id, then the key it authenticated) are kept here and
-// given to pino with a line only when one is written. Requests log failures (error) and, at debug
-// level, one line each.
+// given to pino with a line only when one is written. Requests log failures (error), load shed
+// (warn) and, at debug level, one line each.
 import { logger } from "@/lib/log";
 
-type Level = "error" | "debug";
+type Level = "error" | "warn" | "debug";
 
 export class RequestLog {
   constructor(private readonly bindings: Readonly<Record<string, unknown>>) {}
@@ -16,6 +16,10 @@ export class RequestLog {
 
   error(details: object, message: string): void {
     this.write("error", details, message);
+  }
+
+  warn(details: object, message: string): void {
+    this.write("warn", details, message);
   }
 
   debug(details: object, message: string): void {

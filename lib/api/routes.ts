@@ -30,11 +30,10 @@ export const apiRoutes: ApiRoute[] = [
 
 /** Paths the production server answers through the lean path instead of Next. */
 export function isApiPath(pathname: string): boolean {
-  return (
-    pathname.startsWith("/api/v1/") ||
-    pathname === "/api/v1" ||
-    pathname === "/api/health" ||
-    pathname === "/api/ping" ||
-    pathname === "/metrics"
-  );
+  return pathname.startsWith("/api/v1/") || pathname === "/api/v1" || isSystemPath(pathname);
+}
+
+/** The health check, the ping and the metrics: what every process with HTTP answers, a worker's too. */
+export function isSystemPath(pathname: string): boolean {
+  return pathname === "/api/health" || pathname === "/api/ping" || pathname === "/metrics";
 }

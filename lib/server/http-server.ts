@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { bodyMemoryExhausted, clientClosedRequest, payloadTooLarge, runApiRequest } from "@/lib/api/handle-api-request";
 import type { BodyMemory } from "@/lib/api/body-memory";
 import { errorResponse, json, type ApiResponse } from "@/lib/api/respond";
-import { isApiPath } from "@/lib/api/routes";
+import { isApiPath, isSystemPath } from "@/lib/api/routes";
 import { SMALL_BODY_LIMIT, type RequestHeaders } from "@/lib/api/route";
 import { AppError } from "@/lib/errors";
 import { getEnv } from "@/lib/env";
@@ -26,6 +26,8 @@ const SHUTDOWN_GRACE_MS = 15_000;
 export type ServeOptions = {
   /** Serve the dashboard through Next (production build unless dev). */
   dashboard: boolean;
+  /** Answer only the health check, the ping and the metrics (a worker's HTTP); anything else is 404. */
+  systemOnly?: boolean;
   dev?: boolean;
   port?: number;
   host?: string;
@@ -48,7 +50,11 @@ export async function serveHttp(options: ServeOptions): Promise<HttpServing> {
     nextHandler = app.getRequestHandler();
     closeNext = () => app.close();
   }
-  const { server, lean } = createHttpServer(nextHandler, { trustProxy: env.TRUST_PROXY, leanPath: env.HTTP_LEAN_PATH });
+  const { server, lean } = createHttpServer(options.systemOnly ? answerNotFound : nextHandler, {
+    trustProxy: env.TRUST_PROXY,
+    leanPath: env.HTTP_LEAN_PATH,
+    apiPaths: options.systemOnly ? isSystemPath : isApiPath,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
@@ -90,6 +96,8 @@ export type HttpServerOptions = {
   trustProxy: boolean;
   /** Read plain API requests with the lean path; false: node:http reads every request. */
   leanPath: boolean;
+  /** The paths the API answers (default: isApiPath); the rest go to the other handler. */
+  apiPaths?: (pathname: string) => boolean;
 };
 
 /** The server before it listens: the API on both paths, everything else to `nextHandler` (null: the API only). */
@@ -97,6 +105,7 @@ export function createHttpServer(
   nextHandler: NodeHandler | null,
   options: HttpServerOptions,
 ): { server: http.Server; lean: LeanConnections | null } {
+  const isApi = options.apiPaths ?? isApiPath;
   const server = http.createServer((req, res) => {
     const target = originFormTarget(req.url ?? "/");
     if (target === null) {
@@ -104,7 +113,7 @@ export function createHttpServer(
       return;
     }
     req.url = target;
-    if (isApiPath(target.split("?")[0]) || !nextHandler) {
+    if (isApi(target.split("?")[0]) || !nextHandler) {
       void serveApi(req, res, options.trustProxy);
       return;
     }
@@ -115,7 +124,7 @@ export function createHttpServer(
   server.headersTimeout = 66_000;
   if (!options.leanPath) return { server, lean: null };
   const lean = serveLeanConnections(server, {
-    accepts: (_method, target) => !nextHandler || isApiPath(target.split("?")[0]),
+    accepts: (_method, target) => !nextHandler || isApi(target.split("?")[0]),
     answer: (request) =>
       answerApi(
         Object.assign({}, request, { readBody: () => request.readBody().catch(() => Promise.reject(clientClosedRequest())) }),
@@ -223,6 +232,15 @@ function badRequestTarget(): ApiResponse {
     description: "The request target must be a path, such as /api/v1/sms",
   });
   return errorResponse(error, "kit", { connection: "close" });
+}
+
+/** A worker's answer to any path but the system ones. */
+function answerNotFound(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const path = (req.url ?? "/").split("?")[0];
+  const error = new AppError("NOT_FOUND", "Not found", {
+    description: `No endpoint at ${path}: a worker answers /api/health, /api/ping and /metrics`,
+  });
+  return writeResponse(res, errorResponse(error, "kit"));
 }
 
 function internalError(error: unknown): ApiResponse {

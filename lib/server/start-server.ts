@@ -22,7 +22,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   const services: BackgroundService[] = await startDeliveryServices({
     dispatcher: env.RUN_DISPATCHER,
-    simulator: env.SMSC_SIMULATOR === "on" || (env.SMSC_SIMULATOR === "auto" && !env.SMPP_ECONET && !env.SMPP_NETONE && !env.SMPP_TELECEL),
+    // auto: only a server that dispatches needs it; servers that leave delivery to workers would share its port.
+    simulator:
+      env.SMSC_SIMULATOR === "on" ||
+      (env.SMSC_SIMULATOR === "auto" && env.RUN_DISPATCHER && !env.SMPP_ECONET && !env.SMPP_NETONE && !env.SMPP_TELECEL),
   });
   const stopBackground = async () => {
     await stopBackgroundServices(services);

@@ -1,8 +1,10 @@
 // The embedded default, as on a fresh clone: no SMPP_* configured, so the server runs the SMSC
 // simulator and the dispatcher in-process, and a send over the HTTP API goes enqueued → success →
-// delivered within seconds.
+// delivered within seconds. Servers that leave delivery to workers leave the simulator out too.
 import { describe, expect, it } from "vitest";
-import { seedAccount, useApiServer } from "../helpers/api-test-server";
+import net from "node:net";
+import { seedAccount, startApiServer, useApiServer } from "../helpers/api-test-server";
+import { freePort } from "../helpers/server-process";
 import { waitFor } from "../helpers/delivery";
 
 const server = useApiServer({ SMSC_SIMULATOR: "auto", RUN_DISPATCHER: "true", SMSC_SIMULATOR_DLR_DELAY_MS: "100" });
@@ -23,5 +25,29 @@ describe("embedded delivery", () => {
     );
     expect(read).toMatchObject({ id: sent.body.id, status: "success", operator_response: "DELIVRD" });
     expect(Date.parse(read.delivered_at)).toBeGreaterThanOrEqual(Date.parse(read.received_at));
+  });
+
+  it("leaves the simulator to the dispatching processes: a server with RUN_DISPATCHER=false does not take its port", async () => {
+    const simulatorPort = await freePort();
+    const servers = [];
+    try {
+      // Two such servers on one machine, as behind a load balancer with workers doing the delivery.
+      for (let index = 0; index < 2; index++) {
+        servers.push(
+          await startApiServer(server.database(), {
+            SMSC_SIMULATOR: "auto",
+            RUN_DISPATCHER: "false",
+            SMSC_SIMULATOR_PORT: String(simulatorPort),
+          }),
+        );
+      }
+      const connected = await new Promise<boolean>((resolve) => {
+        const socket = net.connect(simulatorPort, "127.0.0.1", () => resolve(true)).on("error", () => resolve(false));
+        socket.unref();
+      });
+      expect(connected).toBe(false);
+    } finally {
+      for (const started of servers) await started.kill();
+    }
   });
 });

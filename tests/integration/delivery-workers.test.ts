@@ -1,10 +1,11 @@
 // Worker processes (`npm run worker`): two on one PostgreSQL share the queue without ever
-// submitting a message twice; a worker stopped with SIGTERM exits 0 leaving no message claimed.
+// submitting a message twice; a worker stopped with SIGTERM exits 0 leaving no message claimed; a
+// worker's own HTTP answers its health check and metrics only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { STATUS } from "@/lib/smpp/command-status";
 import { testDatabaseKind, useTestDatabase } from "../helpers/test-database";
-import { startServerProcess, type ServerProcess } from "../helpers/server-process";
+import { freePort, startServerProcess, type ServerProcess } from "../helpers/server-process";
 import {
   carrierUrls,
   createSendingAccount,
@@ -29,14 +30,14 @@ afterAll(async () => {
   await simulator?.stop();
 });
 
-async function startWorker(): Promise<ServerProcess> {
+async function startWorker(env: Record<string, string> = {}): Promise<ServerProcess> {
   const worker = await startServerProcess({
     databaseUrl: database.current().url,
     dataDir: database.current().dataDir,
     entry: "worker",
     args: [],
     readyPath: null,
-    env: { ...carrierUrls(simulator.port, "?tps=1000"), SMSC_SIMULATOR: "off", LOG_LEVEL: "info" },
+    env: { ...carrierUrls(simulator.port, "?tps=1000"), SMSC_SIMULATOR: "off", LOG_LEVEL: "info", ...env },
   });
   workers.push(worker);
   return worker;
@@ -93,4 +94,30 @@ describe("worker processes", () => {
       await expectLedgerBalanced(accountId);
     },
   );
+
+  it("answers its health check and its own metrics on WORKER_HTTP_PORT, and nothing else", async () => {
+    for (const worker of workers) await worker.stop();
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    await startWorker({ WORKER_HTTP_PORT: String(port) });
+    await waitFor(
+      () =>
+        fetch(`${url}/api/health`).then(
+          (response) => response.ok,
+          () => false,
+        ),
+      "the worker's health check",
+    );
+    const accountId = await createSendingAccount(100_000_000n, "Scraped");
+    await send(accountId, recipients(30, 6_000_000), "Scraped");
+    await waitForFinal({ accountId, count: 30 });
+
+    const scraped = await fetch(`${url}/metrics`);
+    expect(scraped.status).toBe(200);
+    const dispatched = /^tumira_messages_dispatched_total\{operator="econet"\} (\d+)$/m.exec(await scraped.text());
+    expect(Number(dispatched?.[1])).toBeGreaterThanOrEqual(10);
+    const elsewhere = await fetch(`${url}/api/v1/sms`);
+    expect(elsewhere.status).toBe(404);
+    expect(await elsewhere.json()).toMatchObject({ status: "error", error: { code: "NOT_FOUND" } });
+  });
 });
