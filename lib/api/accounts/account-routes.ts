@@ -1,5 +1,6 @@
 // Account-scoped endpoints: balance and sender ids. The account id in the path must be the key's own
 // account; any other id (another account's, an unknown one, or not a UUID) answers the same 404.
+// Requesting a sender id is an owner's change: a test key, or a key no owner stands behind, gets 403.
 import type { ApiRoute } from "@/lib/api/route";
 import { keyActor, withApiKey, type AuthedContext } from "@/lib/api/auth/with-api-key";
 import { type ApiResponse, envelope } from "@/lib/api/respond";
@@ -35,5 +36,10 @@ async function requestSenderId(context: AuthedContext): Promise<ApiResponse> {
 export const accountRoutes: ApiRoute[] = [
   { method: "GET", path: "/api/v1/accounts/:account_id/balance", errorShape: "kit", handler: withApiKey(showBalance) },
   { method: "GET", path: "/api/v1/accounts/:account_id/sender-ids", errorShape: "kit", handler: withApiKey(listSenderIds) },
-  { method: "POST", path: "/api/v1/accounts/:account_id/sender-ids", errorShape: "kit", handler: withApiKey(requestSenderId) },
+  {
+    method: "POST",
+    path: "/api/v1/accounts/:account_id/sender-ids",
+    errorShape: "kit",
+    handler: withApiKey(requestSenderId, { restrictedTo: "owner" }),
+  },
 ];

@@ -12,6 +12,7 @@ import { AppError, isAppError } from "@/lib/errors";
 import { getEnv } from "@/lib/env";
 import { authenticateApiKey, confirmApiKey, forgetApiKey, type ApiKeyAuth } from "./authenticate-api-key";
 import type { ApiResponse } from "@/lib/api/respond";
+import { isOwnersKey } from "@/lib/keys/key-origin";
 
 export type AuthedContext = ApiContext & { auth: ApiKeyAuth };
 
@@ -22,6 +23,12 @@ export type ApiKeyOptions = {
    * The key may then come from this process's cache, so a request reads no key row of its own.
    */
   keyRecheckedByHandler?: boolean;
+  /**
+   * Keys that may call, for routes about the account's live configuration: "live" refuses test keys;
+   * "owner" (changes only an account owner may make in the dashboard: webhook endpoints, sender id
+   * requests) also refuses a live key no current owner stands behind. Either answers 403.
+   */
+  restrictedTo?: "live" | "owner";
 };
 
 /** Who an API request acts as, in the ledger and the audit log. */
@@ -43,6 +50,7 @@ export function withApiKey(handler: (context: AuthedContext) => Promise<ApiRespo
           retryAfterSeconds: decision.retryAfterSeconds,
         });
       }
+      if (options.restrictedTo) await refuseKeyOutside(options.restrictedTo, auth);
       const log = context.log.child({ accountId: auth.accountId, keyId: auth.keyId });
       const response = await handler(Object.assign({}, context, { auth, log }));
       if (!response.ok) await confirmApiKey(auth);
@@ -63,6 +71,17 @@ export function withApiKey(handler: (context: AuthedContext) => Promise<ApiRespo
     }
   };
   return Object.assign(authenticated, { authenticate });
+}
+
+async function refuseKeyOutside(restrictedTo: "live" | "owner", auth: ApiKeyAuth): Promise<void> {
+  if (auth.mode === "test") {
+    throw new AppError("FORBIDDEN", "Live keys only", { description: "A test key cannot reach the account's live configuration" });
+  }
+  if (restrictedTo === "owner" && !(await isOwnersKey(auth.keyId, auth.accountId))) {
+    throw new AppError("FORBIDDEN", "Owners' keys only", {
+      description: "Only a key created by a current owner of the account (or with the admin CLI) can make this change",
+    });
+  }
 }
 
 function isUnauthorized(error: unknown): boolean {

@@ -115,6 +115,9 @@ const IDEMPOTENCY_ERRORS = {
   413: "The request body is larger than the endpoint accepts",
 };
 
+const OWNERS_KEY_ONLY =
+  "A test key, or a live key no current owner of the account stands behind (one a developer created, or whose creating owner was removed or became a developer)";
+
 /** Documentation of each route, by "METHOD path" as in the route tables. */
 const operations: Record<string, Operation> = {
   "POST /api/v1/sms": {
@@ -255,6 +258,7 @@ const operations: Record<string, Operation> = {
     success: { status: 201, description: "Requested; pending approval", body: "SenderIdEnvelope" },
     errors: {
       400: "`sender_id` missing, blank or not a valid originator (1-11 letters, digits, spaces or . _ & -, or up to 15 digits)",
+      403: OWNERS_KEY_ONLY,
       404: "Not the caller's account",
       409: "The account already has this sender id",
       413: "The request body is larger than the endpoint accepts",
@@ -270,6 +274,7 @@ const operations: Record<string, Operation> = {
     success: { status: 201, description: "Endpoint created", body: "WebhookEndpointWithSecretEnvelope" },
     errors: {
       400: "`url` missing, not http(s), or resolving to a private, loopback or link-local address; `events` empty or naming an unknown type (`events[i]`)",
+      403: OWNERS_KEY_ONLY,
       409: "The account already holds the most endpoints it may",
       413: "The request body is larger than the endpoint accepts",
     },
@@ -280,7 +285,7 @@ const operations: Record<string, Operation> = {
     description: "The account's endpoints, newest first. `message` is the empty string. Never the secrets.",
     tag: "Webhooks",
     success: { status: 200, description: "The account's endpoints", body: "WebhookEndpointListEnvelope" },
-    errors: {},
+    errors: { 403: "A test key" },
   },
   "DELETE /api/v1/webhooks/:id": {
     operationId: "deleteWebhookEndpoint",
@@ -288,7 +293,7 @@ const operations: Record<string, Operation> = {
     description: "Nothing more is delivered to it, deliveries still pending included.",
     tag: "Webhooks",
     success: { status: 200, description: "Endpoint deleted", body: "StatusEnvelope" },
-    errors: { 404: "No such endpoint in the caller's account" },
+    errors: { 403: OWNERS_KEY_ONLY, 404: "No such endpoint in the caller's account" },
   },
   "POST /api/v1/webhooks/:id/rotate": {
     operationId: "rotateWebhookEndpointSecret",
@@ -297,7 +302,7 @@ const operations: Record<string, Operation> = {
       "Returns the new secret (in this response only). For 24 hours the old secret stays valid: each delivery's `webhook-signature` carries both signatures.",
     tag: "Webhooks",
     success: { status: 200, description: "Secret rotated", body: "WebhookEndpointWithSecretEnvelope" },
-    errors: { 404: "No such endpoint in the caller's account" },
+    errors: { 403: OWNERS_KEY_ONLY, 404: "No such endpoint in the caller's account" },
   },
 };
 

@@ -1,5 +1,7 @@
 // The account webhook endpoint API (docs/api.md, "Webhook endpoints"). Kit error shape. A key
-// manages the endpoints of its own account; an id of another account reads as not found.
+// manages the endpoints of its own account; an id of another account reads as not found. Endpoints
+// are live configuration: a test key is refused every route here (the list names where the
+// account's events go), and only a key an owner stands behind changes them.
 import type { ApiRoute } from "@/lib/api/route";
 import { keyActor, withApiKey, type AuthedContext } from "@/lib/api/auth/with-api-key";
 import { envelope, type ApiResponse } from "@/lib/api/respond";
@@ -50,8 +52,13 @@ async function rotateEndpoint(context: AuthedContext): Promise<ApiResponse> {
 }
 
 export const webhookRoutes: ApiRoute[] = [
-  { method: "POST", path: "/api/v1/webhooks", errorShape: "kit", handler: withApiKey(createEndpoint) },
-  { method: "GET", path: "/api/v1/webhooks", errorShape: "kit", handler: withApiKey(listEndpoints) },
-  { method: "DELETE", path: "/api/v1/webhooks/:id", errorShape: "kit", handler: withApiKey(deleteEndpoint) },
-  { method: "POST", path: "/api/v1/webhooks/:id/rotate", errorShape: "kit", handler: withApiKey(rotateEndpoint) },
+  { method: "POST", path: "/api/v1/webhooks", errorShape: "kit", handler: withApiKey(createEndpoint, { restrictedTo: "owner" }) },
+  { method: "GET", path: "/api/v1/webhooks", errorShape: "kit", handler: withApiKey(listEndpoints, { restrictedTo: "live" }) },
+  { method: "DELETE", path: "/api/v1/webhooks/:id", errorShape: "kit", handler: withApiKey(deleteEndpoint, { restrictedTo: "owner" }) },
+  {
+    method: "POST",
+    path: "/api/v1/webhooks/:id/rotate",
+    errorShape: "kit",
+    handler: withApiKey(rotateEndpoint, { restrictedTo: "owner" }),
+  },
 ];
