@@ -11,3 +11,11 @@ test("the built app is healthy and its login page renders", async ({ page, reque
   await expect(page.getByLabel("Email")).toBeVisible();
   await expect(page.getByLabel("Password")).toBeVisible();
 });
+
+test("no dashboard page may be framed by another site", async ({ request }) => {
+  for (const path of ["/login", "/dashboard"]) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect(response.headers()["x-frame-options"]).toBe("DENY");
+    expect(response.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+  }
+});

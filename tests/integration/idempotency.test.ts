@@ -140,6 +140,21 @@ describe("Idempotency-Key", () => {
     expect(await state(account)).toEqual(before);
   });
 
+  it("replays a created key's token only to the key that created it; another live key of the account gets 422", async () => {
+    const account = await seedAccount();
+    const otherLive = (await createApiKey({ accountId: account.accountId, name: "other", actor: "test" })).token;
+    const key = crypto.randomUUID();
+    const request = { body: { name: "deploy" }, headers: { "idempotency-key": key } };
+    const created = await api("POST", "/api/v1/api-tokens", { token: account.token, ...request });
+    expect(created.status).toBe(201);
+    const fromOther = await api("POST", "/api/v1/api-tokens", { token: otherLive, ...request });
+    expectKitError(fromOther, 422, "IDEMPOTENCY_KEY_REUSED");
+    expect(fromOther.text).not.toContain(created.body.data.token);
+    const again = await api("POST", "/api/v1/api-tokens", { token: account.token, ...request });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data.token).toBe(created.body.data.token);
+  });
+
   it("charges once for concurrent duplicates: the others replay or are told the first is in progress", async () => {
     const account = await seedAccount();
     const before = await state(account);

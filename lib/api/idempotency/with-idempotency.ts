@@ -11,7 +11,7 @@
 // - The same key and the same request (method, path, body) within 24 hours: the stored response is
 //   replayed, status and body byte for byte, with `Idempotent-Replayed: true`; nothing runs again.
 // - The same key with a different request, or the same request by a key of the other mode (test or
-//   live): IDEMPOTENCY_MISMATCH (422). While the first request is
+//   live), or for key creation by another key: IDEMPOTENCY_MISMATCH (422). While the first request is
 //   still running: CONFLICT (409, Retry-After 1). A claim older than any request runs (its process
 //   died mid-request) is a final CONFLICT without Retry-After: whether the first request took effect
 //   is unknown, and running it again could send twice, so the client is told to look first.
@@ -133,7 +133,7 @@ export function withIdempotency(handler: AuthedHandler): AuthedHandler {
     const key = idempotencyKeyOf(context);
     if (key === null) return handler(context);
     const accountId = context.auth.accountId;
-    const requestHash = hashRequest(context);
+    const requestHash = hashRequest(context, { byCaller: true });
     const stored = await claimKey(accountId, key, requestHash);
     if (stored) return replayConfirmed(context, stored, requestHash);
 
@@ -166,12 +166,15 @@ export function withIdempotency(handler: AuthedHandler): AuthedHandler {
  * What makes two requests the same: method, path and body, and the key's mode. A test key's request
  * is never the same as a live key's, so neither replays the other's answer (a live key's new token
  * to a sandbox credential, a test send's id to a live client); a live request hashes without a mode.
+ * `byCaller` (key creation): only the calling key's own request is the same, so a new key's token is
+ * replayed to no other key of the account, whatever it may do.
  */
-function hashRequest(context: AuthedContext): string {
+function hashRequest(context: AuthedContext, { byCaller = false } = {}): string {
   const mode = context.auth.mode === "test" ? "test " : "";
+  const caller = byCaller ? `key ${context.auth.keyId} ` : "";
   return crypto
     .createHash("sha256")
-    .update(`${mode}${context.request.method} ${new URL(context.request.url).pathname}\n`)
+    .update(`${caller}${mode}${context.request.method} ${new URL(context.request.url).pathname}\n`)
     .update(context.body)
     .digest("hex");
 }
