@@ -271,7 +271,7 @@ function SingleRecipient({
               {cost !== null && body ? (
                 <>
                   This message costs{" "}
-                  <Money value={cost} currency={currency} exact className="font-medium text-slate-900" testId="single-cost" />
+                  <Money value={cost} currency={currency} fourDecimals className="font-medium text-slate-900" testId="single-cost" />
                 </>
               ) : (
                 "Enter a number and a message to see the cost."
