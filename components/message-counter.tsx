@@ -76,7 +76,7 @@ export function MessageCounter({ body, rates, currency }: { body: string; rates:
               <Money
                 value={BigInt(body ? segmented.segments : 0) * BigInt(rates[operator])}
                 currency={currency}
-                exact
+                fourDecimals
                 className="block font-medium text-slate-900"
               />
             </li>

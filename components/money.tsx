@@ -2,28 +2,27 @@ import { formatMoney } from "@/lib/money";
 import { cn } from "./ui/cn";
 
 /**
- * An amount in ten-thousandths at its currency's precision, with the exact four-decimal value on
- * hover (or shown outright where per-message prices need it: `exact`); signed amounts are coloured.
+ * An amount in ten-thousandths, exact (formatMoney): four decimals where it is not whole cents, or
+ * always where per-message prices are lined up (`fourDecimals`); signed amounts are coloured.
  */
 export function Money({
   value,
   currency,
   signed = false,
-  exact = false,
+  fourDecimals = false,
   className,
   testId,
 }: {
   value: bigint | string;
   currency: string;
   signed?: boolean;
-  exact?: boolean;
+  fourDecimals?: boolean;
   className?: string;
   testId?: string;
 }) {
   const amount = BigInt(value);
   return (
     <span
-      title={formatMoney(amount, currency, { exact: true })}
       data-testid={testId}
       className={cn(
         "whitespace-nowrap tabular-nums",
@@ -33,7 +32,7 @@ export function Money({
       )}
     >
       {signed && amount > 0n ? "+" : ""}
-      {formatMoney(amount, currency, { exact })}
+      {formatMoney(amount, currency, { fourDecimals })}
     </span>
   );
 }

@@ -30,7 +30,7 @@ export function OverviewCharts({ days, carriers, currency }: { days: ChartDay[];
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <Card className="lg:col-span-2">
-        <CardHeader title="Messages per day" description="By final outcome, last 14 days (UTC)." />
+        <CardHeader title="Messages per day" description="By final outcome, per UTC day, last 14 days." />
         <CardBody className="h-72" data-testid="chart-messages">
           {noMessages ? (
             <EmptyChart testId="chart-empty" text="No messages in the last 14 days: this fills in as you send." />
@@ -52,7 +52,7 @@ export function OverviewCharts({ days, carriers, currency }: { days: ChartDay[];
         </CardBody>
       </Card>
       <Card>
-        <CardHeader title="Spend per day" description={`Charges net of refunds, ${currency}.`} />
+        <CardHeader title="Spend per day" description={`Charges net of refunds, ${currency}, per UTC day.`} />
         <CardBody className="h-64" data-testid="chart-spend">
           {noSpend ? (
             <EmptyChart testId="chart-empty" text="Nothing spent in the last 14 days." />

@@ -13,7 +13,7 @@ test("an admin approves a sender id and credits a balance with a reason", async 
   await expect(page.getByTestId("pending-sender-row")).toHaveCount(0);
 
   const row = page.locator('[data-testid="account-row"][data-account-name="Other Co"]');
-  await expect(row.getByTestId("account-balance")).toHaveText("USD 9.97");
+  await expect(row.getByTestId("account-balance")).toHaveText("USD 9.9650");
   await row.getByRole("button", { name: "Credit Other Co" }).click();
   await page.getByLabel(/Amount/).fill("25.5");
   await page.getByLabel("Reason").fill("ok");
@@ -26,7 +26,7 @@ test("an admin approves a sender id and credits a balance with a reason", async 
   await page.getByLabel(/Amount/).fill("25.50");
   await page.getByRole("button", { name: "Review credit" }).click();
   await page.getByRole("button", { name: "Credit USD 25.50" }).click();
-  await expect(row.getByTestId("account-balance")).toHaveText("USD 35.47");
+  await expect(row.getByTestId("account-balance")).toHaveText("USD 35.4650");
 
   // The owner can now send from the approved sender id.
   const ownerContext = await browser.newContext();

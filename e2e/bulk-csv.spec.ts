@@ -30,8 +30,7 @@ test("a bulk send from a CSV lists two bad numbers and a duplicate before sendin
   await expect(page.getByTestId("duplicate-row")).toContainText("same as line 2");
   // 3 econet (0.0350), 1 netone (0.0300), 1 telecel (0.0320): 5 segments, USD 0.1670.
   await expect(page.getByTestId("bulk-total-segments")).toHaveText("5");
-  await expect(page.getByTestId("bulk-total-cost")).toHaveText("USD 0.17");
-  await expect(page.getByTestId("bulk-total-cost")).toHaveAttribute("title", "USD 0.1670");
+  await expect(page.getByTestId("bulk-total-cost")).toHaveText("USD 0.1670");
   await snap(page, "compose-bulk");
 
   await page.getByRole("button", { name: "Send to 5 recipients" }).click();

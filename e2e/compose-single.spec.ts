@@ -24,4 +24,11 @@ test("an owner composes a single send and watches it reach delivered", async ({ 
   expect(kinds).toEqual(expect.arrayContaining(["accepted", "dispatched", "delivered"]));
   await expect(page.getByTestId("message-ledger")).toContainText(/hold.*-USD 0\.0350/i);
   await snap(page, "message-detail");
+
+  // The charge reads the same, to the ten-thousandth, in the messages list and in the ledger.
+  const messageId = page.url().split("/").pop()!;
+  await page.goto("/dashboard/messages");
+  await expect(page.locator(`[data-testid="message-row"][data-message-id="${messageId}"]`)).toContainText("USD 0.0350");
+  await page.goto("/dashboard/billing");
+  await expect(page.getByTestId("ledger-row").filter({ hasText: messageId })).toContainText("-USD 0.0350");
 });

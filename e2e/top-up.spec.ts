@@ -48,7 +48,7 @@ test("an owner requests a top-up, an admin approves it, and the balance moves on
   await expect(adminRow).toContainText(owner.email);
   await snap(adminPage, "top-up-admin-pending");
   await adminRow.getByRole("button", { name: "Approve the top-up FNB 4411" }).click();
-  await expect(adminPage.getByTestId("approve-top-up-amount")).toHaveText("USD 12.3400");
+  await expect(adminPage.getByTestId("approve-top-up-amount")).toHaveText("USD 12.34");
   const approval = captureServerAction(adminPage);
   await adminPage.getByRole("button", { name: "Credit USD 12.34" }).click();
   const captured = await approval;

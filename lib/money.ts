@@ -30,8 +30,8 @@ export const MONEY_LOCALE = "en-ZW";
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
-function formatterFor(currency: string, exact: boolean): Intl.NumberFormat {
-  const key = `${currency}:${exact}`;
+function formatterFor(currency: string, fourDecimals: boolean): Intl.NumberFormat {
+  const key = `${currency}:${fourDecimals}`;
   let formatter = formatters.get(key);
   if (!formatter) {
     formatter = new Intl.NumberFormat(MONEY_LOCALE, {
@@ -39,21 +39,28 @@ function formatterFor(currency: string, exact: boolean): Intl.NumberFormat {
       currency,
       currencyDisplay: "code",
       signDisplay: "negative",
-      ...(exact ? { minimumFractionDigits: 4, maximumFractionDigits: 4 } : {}),
+      ...(fourDecimals ? { minimumFractionDigits: 4, maximumFractionDigits: 4 } : {}),
     });
     formatters.set(key, formatter);
   }
   return formatter;
 }
 
+/** Whether an amount is a whole number of the currency's smallest unit (cents for USD), so its own precision shows it exactly. */
+function isWholeMinorUnits(value: bigint, currency: string): boolean {
+  const digits = formatterFor(currency, false).resolvedOptions().maximumFractionDigits ?? 2;
+  return digits >= 4 || value % 10n ** BigInt(4 - digits) === 0n;
+}
+
 /**
- * An amount for people: 255000n, "USD" → "USD 25.50", with thousands separators, rounded half away
- * from zero to the currency's own precision; `exact` shows all four stored decimals ("USD 25.5000").
+ * An amount for people, always exact, with thousands separators: at the currency's own precision
+ * when that shows it whole (255000n, "USD" → "USD 25.50"), else with all four stored decimals
+ * (350n → "USD 0.0350"); `fourDecimals` shows four whatever the amount (per-message prices).
  * The amount goes to Intl as a decimal string, so no digit is lost to floating point. Intl's
  * no-break space becomes a plain one (Money keeps the amount on one line itself).
  */
-export function formatMoney(value: bigint, currency: string, { exact = false }: { exact?: boolean } = {}): string {
-  return formatterFor(currency, exact)
+export function formatMoney(value: bigint, currency: string, { fourDecimals = false }: { fourDecimals?: boolean } = {}): string {
+  return formatterFor(currency, fourDecimals || !isWholeMinorUnits(value, currency))
     .format(formatAmount(value) as `${number}`)
     .replace(/\u00a0/g, " ");
 }

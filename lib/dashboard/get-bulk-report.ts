@@ -5,7 +5,7 @@
 // support and admins see any, without the body.
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { csvLine } from "@/lib/csv";
+import { csvLine, csvNumber } from "@/lib/csv";
 import { formatAmount } from "@/lib/money";
 import { carrierName, explainCarrierCode, messageStatusLabel } from "@/lib/messages/vocabulary";
 import type { MessageScope } from "./get-message-detail";
@@ -239,8 +239,8 @@ export async function* bulkRecipientsCsv(id: string, scope: MessageScope): Async
           messageStatusLabel(row.status, row.deliveredAt).label,
           failed ? (explainCarrierCode(code) ?? "") : "",
           code,
-          formatAmount(row.charge),
-          formatAmount(refunded),
+          csvNumber(formatAmount(row.charge)),
+          csvNumber(formatAmount(refunded)),
           row.currency,
           row.createdAt.toISOString(),
           row.deliveredAt?.toISOString() ?? "",

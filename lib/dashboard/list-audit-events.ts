@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { csvLine } from "@/lib/csv";
 import { db } from "@/lib/db/client";
+import { formatAmount, formatMoney } from "@/lib/money";
 import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -75,10 +76,13 @@ async function whereOf(scope: AuditScope, filters: AuditFilters) {
   };
 }
 
-/** "owner@acme.co.zw", "key Production (tmr_live_AbC…)", "the CLI", "Tumira". */
-async function describeActors(events: StoredEvent[]): Promise<Map<string, string>> {
+/**
+ * Stored actor strings in words: "owner@acme.co.zw", "key Production (tmr_live_AbC…)", "the CLI",
+ * "Tumira". The audit log and the ledger's export name actors alike.
+ */
+export async function describeActors(actors: string[]): Promise<Map<string, string>> {
   const ids = (kind: string) => [
-    ...new Set(events.filter((e) => e.actor.startsWith(`${kind}:`)).map((e) => e.actor.slice(kind.length + 1))),
+    ...new Set(actors.filter((actor) => actor.startsWith(`${kind}:`)).map((actor) => actor.slice(kind.length + 1))),
   ];
   const [users, keys] = await Promise.all([
     db().user.findMany({ where: { id: { in: ids("user") } }, select: { id: true, email: true } }),
@@ -93,8 +97,15 @@ async function describeActors(events: StoredEvent[]): Promise<Map<string, string
   return names;
 }
 
-/** Details without internal ids or anything secret-shaped: the recorded data as "name: value" pairs. */
-function describeData(data: string): string {
+/** The recorded data fields holding money, in ten-thousandths of the account's currency. */
+const MONEY_FIELDS = new Set(["amount", "threshold", "pricePerSegment"]);
+
+/**
+ * Details without internal ids or anything secret-shaped: the recorded data as "name: value" pairs,
+ * money in the account's currency ("amount: USD 25.50"; a platform-wide rate has no account, so
+ * its price reads as a plain amount).
+ */
+function describeData(data: string, currency: string | null): string {
   const parsed: unknown = (() => {
     try {
       return JSON.parse(data);
@@ -105,25 +116,30 @@ function describeData(data: string): string {
   if (!parsed || typeof parsed !== "object") return "";
   return Object.entries(parsed)
     .filter(([, value]) => value !== null && value !== undefined && typeof value !== "object")
-    .map(([name, value]) => `${name}: ${String(value)}`)
+    .map(([name, value]) => `${name}: ${MONEY_FIELDS.has(name) ? describeMoney(String(value), currency) : String(value)}`)
     .join(", ");
+}
+
+function describeMoney(stored: string, currency: string | null): string {
+  if (!/^-?\d+$/.test(stored)) return stored;
+  return currency ? formatMoney(BigInt(stored), currency) : formatAmount(BigInt(stored));
 }
 
 async function toRows(events: StoredEvent[]): Promise<AuditRow[]> {
   const accountIds = [...new Set(events.map((event) => event.accountId).filter((id): id is string => id !== null))];
   const [actors, accounts] = await Promise.all([
-    describeActors(events),
-    db().account.findMany({ where: { id: { in: accountIds } }, select: { id: true, name: true } }),
+    describeActors(events.map((event) => event.actor)),
+    db().account.findMany({ where: { id: { in: accountIds } }, select: { id: true, name: true, currency: true } }),
   ]);
-  const accountNames = new Map(accounts.map((account) => [account.id, account.name]));
+  const accountsById = new Map(accounts.map((account) => [account.id, account]));
   return events.map((event) => ({
     id: event.id,
     createdAt: event.createdAt,
-    accountName: event.accountId ? (accountNames.get(event.accountId) ?? null) : null,
+    accountName: event.accountId ? (accountsById.get(event.accountId)?.name ?? null) : null,
     actor: actors.get(event.actor) ?? event.actor,
     action: event.action,
     target: `${event.targetType} ${event.targetId}`,
-    details: describeData(event.data),
+    details: describeData(event.data, event.accountId ? (accountsById.get(event.accountId)?.currency ?? null) : null),
   }));
 }
 

@@ -5,9 +5,10 @@ import { z } from "zod";
 import { db, sql } from "@/lib/db/client";
 import { parseRows } from "@/lib/db/stores/shared/rows";
 import type { Prisma } from "@/lib/db/generated/sqlite";
-import { csvLine } from "@/lib/csv";
+import { csvLine, csvNumber } from "@/lib/csv";
 import { formatAmount } from "@/lib/money";
 import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
+import { describeActors } from "./list-audit-events";
 
 export const LEDGER_PAGE_SIZE = 50;
 
@@ -154,7 +155,7 @@ export const LEDGER_CSV_COLUMNS = [
 
 const EXPORT_CHUNK = 1000;
 
-/** Every entry the filters match, one row each, newest first, a chunk of lines per read. */
+/** Every entry the filters match, one row each, newest first, a chunk of lines per read; actors named as the audit log names them. */
 export async function* ledgerCsv(accountId: string, currency: string, filters: LedgerFilters): AsyncGenerator<string> {
   yield `${LEDGER_CSV_COLUMNS.join(",")}\r\n`;
   let before = filters.before;
@@ -166,19 +167,20 @@ export async function* ledgerCsv(accountId: string, currency: string, filters: L
       select: { ...ROW_COLUMNS, message: { select: { bulkSendId: true } } },
     });
     if (entries.length === 0) return;
+    const actors = await describeActors(entries.map((entry) => entry.actor));
     yield entries
       .map((entry) => {
         const values = [
           String(entry.id),
           entry.createdAt.toISOString(),
           entry.kind,
-          formatAmount(entry.amount),
-          formatAmount(entry.balanceAfter),
+          csvNumber(formatAmount(entry.amount)),
+          csvNumber(formatAmount(entry.balanceAfter)),
           currency,
           entry.messageId ?? "",
           entry.bulkSendId ?? entry.message?.bulkSendId ?? "",
           entry.reason,
-          entry.actor,
+          actors.get(entry.actor) ?? entry.actor,
         ];
         return csvLine(values);
       })

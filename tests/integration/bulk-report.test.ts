@@ -202,5 +202,17 @@ describe("grouped ledger", () => {
     }
     const all = (await collect(ledgerCsv(accountId, "USD", {}))).trimEnd().split("\r\n");
     expect(all).toHaveLength(16);
+    // Holds are plain negative numbers a spreadsheet sums, not guarded text; actors read as in the audit log.
+    const holds = all
+      .slice(1)
+      .map((line) => line.split(","))
+      .filter((values) => values[2] === "hold");
+    expect(holds.length).toBeGreaterThan(0);
+    for (const values of holds) expect(values[3]).toMatch(/^-\d+\.\d{4}$/);
+    const releases = all
+      .slice(1)
+      .map((line) => line.split(","))
+      .filter((values) => values[2] === "release");
+    expect(releases.map((values) => values[9])).toEqual(["Tumira", "Tumira", "Tumira", "Tumira"]);
   });
 });

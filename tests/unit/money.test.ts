@@ -22,16 +22,24 @@ describe("money", () => {
     expect(formatAmount(-350n)).toBe("-0.0350");
   });
 
-  it("shows money rounded to the currency's precision with thousands separators, or exact to four decimals", () => {
-    expect(formatMoney(1_255_099n, "USD")).toBe("USD 125.51");
-    expect(formatMoney(17_960n, "USD")).toBe("USD 1.80");
-    expect(formatMoney(15_550n, "USD")).toBe("USD 1.56");
-    expect(formatMoney(996_980n, "USD")).toBe("USD 99.70");
+  it("shows money exactly: whole cents at the currency's precision, any other amount with four decimals", () => {
+    expect(formatMoney(1_255_000n, "USD")).toBe("USD 125.50");
+    expect(formatMoney(17_900n, "USD")).toBe("USD 1.79");
+    expect(formatMoney(1_255_099n, "USD")).toBe("USD 125.5099");
+    expect(formatMoney(123_456n, "USD")).toBe("USD 12.3456");
+    expect(formatMoney(255_000n, "USD")).toBe("USD 25.50");
+    expect(formatMoney(-350n, "USD")).toBe("-USD 0.0350");
+    expect(formatMoney(999_650n, "USD")).toBe("USD 99.9650");
+    expect(formatMoney(-1n, "USD")).toBe("-USD 0.0001");
+    expect(formatMoney(0n, "USD")).toBe("USD 0.00");
     expect(formatMoney(1_000_000_000_972_000n, "USD")).toBe("USD 100,000,000,097.20");
-    expect(formatMoney(-350n, "USD")).toBe("-USD 0.04");
-    expect(formatMoney(-1n, "USD")).toBe("USD 0.00");
-    expect(formatMoney(15_560n, "USD", { exact: true })).toBe("USD 1.5560");
-    expect(formatMoney(1_000_000_000_972_000n, "USD", { exact: true })).toBe("USD 100,000,000,097.2000");
-    expect(formatMoney(12_345_000n, "JPY")).toBe("JPY 1,235");
+    expect(formatMoney(1_000_000_000_972_150n, "USD")).toBe("USD 100,000,000,097.2150");
+    expect(formatMoney(12_340_000n, "JPY")).toBe("JPY 1,234");
+    expect(formatMoney(12_345_000n, "JPY")).toBe("JPY 1,234.5000");
+  });
+
+  it("shows four decimals whatever the amount where asked (per-message prices)", () => {
+    expect(formatMoney(15_500n, "USD", { fourDecimals: true })).toBe("USD 1.5500");
+    expect(formatMoney(1_000_000_000_972_000n, "USD", { fourDecimals: true })).toBe("USD 100,000,000,097.2000");
   });
 });

@@ -315,7 +315,7 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
             <p className="text-sm break-words text-slate-700">
               Credit{" "}
               <strong className="text-slate-900" data-testid="credit-confirm-amount">
-                {formatMoney(confirming, crediting.currency, { exact: true })}
+                {formatMoney(confirming, crediting.currency)}
               </strong>{" "}
               to <strong className="text-slate-900">{crediting.name}</strong>? The available balance goes from{" "}
               <Money value={crediting.balance} currency={crediting.currency} /> to{" "}
@@ -361,7 +361,7 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
             <p className="text-sm break-words text-slate-700">
               Take back{" "}
               <strong className="text-slate-900" data-testid="reverse-amount">
-                {formatMoney(BigInt(reversing.amount), reversing.currency, { exact: true })}
+                {formatMoney(BigInt(reversing.amount), reversing.currency)}
               </strong>{" "}
               credited to <strong className="text-slate-900">{reversing.accountName}</strong> (“{reversing.reason}”)?
             </p>

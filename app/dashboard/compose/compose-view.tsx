@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, useSyncExternalStore, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -10,6 +10,7 @@ import { cn } from "@/components/ui/cn";
 import { useToast } from "@/components/ui/toaster";
 import { MessageCounter } from "@/components/message-counter";
 import { Money } from "@/components/money";
+import { useBrowserTimeZone } from "@/components/time";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 import { carrierName } from "@/lib/messages/vocabulary";
 import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
@@ -30,8 +31,6 @@ const VALIDITY_CHOICES: Array<[string, string]> = [
 
 type Mode = "single" | "bulk";
 
-const noSubscription = () => () => undefined;
-
 export type ComposeProps = { senders: string[]; rates: RateTable; currency: string; available: string; initialMode: Mode };
 
 export function ComposeView({ senders, rates, currency, available, initialMode }: ComposeProps) {
@@ -41,12 +40,7 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
   const [fields, setFields] = useState<FieldError[] | undefined>();
   const [choice, setChoice] = useState<DeliveryChoice>(NO_DELIVERY_CHOICE);
   const delivery = deliveryFields(choice);
-  // The browser's zone, read after hydration: the server's may differ.
-  const timeZone = useSyncExternalStore(
-    noSubscription,
-    () => Intl.DateTimeFormat().resolvedOptions().timeZone,
-    () => "your time zone",
-  );
+  const timeZone = useBrowserTimeZone() ?? "your time zone";
   const segments = body ? segmentMessage(body).segments : 0;
   // Fields edited since the last send started: its answer may come after the edit, and its errors
   // on those fields are about values that are gone.
@@ -271,7 +265,7 @@ function SingleRecipient({
               {cost !== null && body ? (
                 <>
                   This message costs{" "}
-                  <Money value={cost} currency={currency} exact className="font-medium text-slate-900" testId="single-cost" />
+                  <Money value={cost} currency={currency} fourDecimals className="font-medium text-slate-900" testId="single-cost" />
                 </>
               ) : (
                 "Enter a number and a message to see the cost."

@@ -39,7 +39,7 @@ const columns: Column<PendingTopUp>[] = [
       </>
     ),
   },
-  { key: "amount", header: "Amount", numeric: true, cell: (row) => <Money value={row.amount} currency={row.currency} exact /> },
+  { key: "amount", header: "Amount", numeric: true, cell: (row) => <Money value={row.amount} currency={row.currency} /> },
   {
     key: "reference",
     header: "Reference",
@@ -137,7 +137,7 @@ export function TopUpsView({ requests }: { requests: PendingTopUp[] }) {
             <p className="text-sm break-words text-slate-700">
               Credit{" "}
               <strong className="text-slate-900" data-testid="approve-top-up-amount">
-                {formatMoney(BigInt(approving.amount), approving.currency, { exact: true })}
+                {formatMoney(BigInt(approving.amount), approving.currency)}
               </strong>{" "}
               to <strong className="text-slate-900">{approving.accountName}</strong> for the payment “{approving.reference}”?
             </p>

@@ -11,6 +11,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import { notifyOutcome, useToast } from "@/components/ui/toaster";
+import { Time } from "@/components/time";
 import {
   createEndpointAction,
   deleteEndpointAction,
@@ -43,10 +44,6 @@ const EVENT_TYPES = [
 ] as const;
 
 const STATUS_TONES: Record<string, BadgeTone> = { succeeded: "green", pending: "blue", failed: "red", abandoned: "amber" };
-
-function time(iso: string): string {
-  return new Date(iso).toISOString().replace("T", " ").slice(0, 19) + " UTC";
-}
 
 export function EndpointsCard({
   endpoints,
@@ -123,7 +120,7 @@ export function EndpointsCard({
                 </p>
                 {endpoint.previousSecretExpiresAt && (
                   <p className="mt-1 text-xs text-slate-500">
-                    The previous secret also signs until {time(endpoint.previousSecretExpiresAt)}.
+                    The previous secret also signs until <Time value={endpoint.previousSecretExpiresAt} seconds />.
                   </p>
                 )}
               </div>
@@ -183,7 +180,9 @@ export function EndpointsCard({
                   <tr key={delivery.id} data-testid="webhook-endpoint-delivery">
                     <Td>
                       <code className="font-mono text-xs">{delivery.eventType}</code>
-                      <div className="text-xs text-slate-500">{time(delivery.createdAt)}</div>
+                      <div className="text-xs text-slate-500">
+                        <Time value={delivery.createdAt} seconds />
+                      </div>
                     </Td>
                     <Td>
                       <Badge tone={STATUS_TONES[delivery.status] ?? "gray"}>{delivery.status}</Badge>
@@ -192,7 +191,7 @@ export function EndpointsCard({
                       <ul className="space-y-0.5 text-xs text-slate-600">
                         {delivery.attempts.map((attempt, index) => (
                           <li key={index} data-testid="webhook-endpoint-attempt">
-                            {time(attempt.attemptedAt)}: {attempt.statusCode ?? "no response"}
+                            <Time value={attempt.attemptedAt} seconds />: {attempt.statusCode ?? "no response"}
                             {attempt.error ? ` (${attempt.error})` : ""}, {attempt.latencyMs} ms
                           </li>
                         ))}

@@ -63,7 +63,11 @@ export default async function BulkReportPage({ params }: { params: Promise<{ id:
     <>
       <PageHeader
         title={`Bulk send …${report.id.slice(-8)}`}
-        description={`${report.total.toLocaleString("en")} messages from ${report.senderId}, sent ${report.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC.`}
+        description={
+          <>
+            {report.total.toLocaleString("en")} messages from {report.senderId}, sent <Time value={report.createdAt.toISOString()} />.
+          </>
+        }
         actions={
           <a
             href={`/api/dashboard/bulk/${report.id}/recipients`}

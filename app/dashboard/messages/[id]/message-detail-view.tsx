@@ -159,7 +159,12 @@ export function MessageDetailView({
                     "Not charged (test message)"
                   ) : (
                     <>
-                      <Money value={sms.charge} currency={sms.charge_currency} exact className={released ? "line-through" : undefined} />
+                      <Money
+                        value={sms.charge}
+                        currency={sms.charge_currency}
+                        fourDecimals
+                        className={released ? "line-through" : undefined}
+                      />
                       {released && " released back to the balance"}
                     </>
                   )}
@@ -290,7 +295,7 @@ export function MessageDetailView({
                         <p className="text-sm font-medium text-slate-900">{label.label}</p>
                         {event.kind === "refunded" && released && (
                           <p className="text-xs text-slate-700" data-testid="timeline-released">
-                            <Money value={released.amount} currency={sms.charge_currency} exact /> back to the balance
+                            <Money value={released.amount} currency={sms.charge_currency} fourDecimals /> back to the balance
                           </p>
                         )}
                         {event.detail && (
@@ -329,7 +334,7 @@ export function MessageDetailView({
                         <Time value={entry.createdAt} seconds />
                       </p>
                     </div>
-                    <Money value={entry.amount} currency={sms.charge_currency} signed exact />
+                    <Money value={entry.amount} currency={sms.charge_currency} signed fourDecimals />
                   </li>
                 ))}
               </ul>
