@@ -1,8 +1,12 @@
 import { messageStatusLabel } from "@/lib/messages/vocabulary";
+import { Time } from "./time";
 import { Badge } from "./ui/badge";
 
-/** A message's state in the dashboard's one vocabulary (lib/messages/vocabulary.ts). */
-export function MessageStatus({ status, deliveredAt }: { status: string; deliveredAt: string | null }) {
+/**
+ * A message's state in the dashboard's one vocabulary (lib/messages/vocabulary.ts). Given its
+ * send_at, a scheduled message says when it goes: "Scheduled for 29 Nov 2026, 10:00".
+ */
+export function MessageStatus({ status, deliveredAt, sendAt }: { status: string; deliveredAt: string | null; sendAt?: string | null }) {
   const { label, tone } = messageStatusLabel(status, deliveredAt);
   return (
     <Badge tone={tone} className="status-badge">
@@ -10,6 +14,12 @@ export function MessageStatus({ status, deliveredAt }: { status: string; deliver
         <span aria-hidden className="h-1.5 w-1.5 animate-pulse rounded-full bg-current" />
       )}
       {label}
+      {status === "created" && sendAt && (
+        <>
+          {" for "}
+          <Time value={sendAt} />
+        </>
+      )}
     </Badge>
   );
 }

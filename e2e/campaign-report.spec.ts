@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { fixtures, signIn, snap } from "./fixtures";
+import { cli } from "./global-setup";
 
 // Three recipients the simulator delivers, one it refuses at submit (a number ending 0005).
 const CSV = ["phone", "+263771000411", "0772000412", "0712000413", "0773000005"].join("\n");
@@ -101,4 +102,36 @@ test("a bulk send's report counts its outcomes, groups its failures and its ledg
   const csv = await stranger.request.get(`/api/dashboard/bulk/${bulkId}/recipients`);
   expect(csv.status()).toBe(404);
   await strangerContext.close();
+});
+
+test("a bulk send scheduled for later reads as scheduled on its report, and Cancel the rest cancels its messages after saying how many", async ({
+  page,
+}) => {
+  const { owner } = fixtures();
+  const token = String(cli(["keys:create", "--account", owner.accountId, "--name", `scheduled bulk ${Date.now()}`]).token);
+  const sendAt = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 2 * 86_400_000);
+  const accepted = await page.request.post("/api/v1/sms/bulk", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { to: ["+263771000421", "0772000422", "0712000423"], message: "Scheduled campaign", from: "E2E", send_at: sendAt.toISOString() },
+  });
+  expect(accepted.status()).toBe(202);
+  const bulkId: string = (await accepted.json()).data.bulk_id;
+
+  await signIn(page, owner);
+  await page.goto(`/dashboard/bulk/${bulkId}`);
+  await expect(page.getByRole("main")).toContainText("scheduled for");
+  await expect(page.locator(`time[datetime="${sendAt.toISOString()}"]`).first()).toBeVisible();
+  await expect(page.getByTestId("bulk-count-scheduled")).toHaveText("3");
+  await expect(page.getByTestId("bulk-count-queued")).toHaveText("0");
+
+  await page.getByTestId("cancel-bulk").click();
+  const dialog = page.getByTestId("cancel-bulk-dialog");
+  await expect(dialog).toContainText("Cancel 3 messages?");
+  await expect(dialog).toContainText("fails as CANCELLED and its charge is released");
+  await dialog.getByRole("button", { name: "Cancel 3 messages" }).click();
+  await expect(page.getByTestId("toast")).toContainText("3 messages cancelled; 0 messages already with a carrier or final, not cancelled");
+  await expect(page.getByTestId("bulk-count-failed")).toHaveText("3");
+  await expect(page.getByTestId("bulk-count-scheduled")).toHaveText("0");
+  await expect(page.getByTestId("cancel-bulk")).toHaveCount(0);
+  await snap(page, "bulk-report-cancelled");
 });

@@ -67,3 +67,23 @@ test("support sees inbound metadata without the text", async ({ page }) => {
   await expect(page.getByText("Is my order ready?")).toHaveCount(0);
   await expect(page.getByTestId("unrouted-toggle")).toHaveCount(0);
 });
+
+test("a delivered outbound message reads Delivered in its conversation, as in the Messages list", async ({ page }) => {
+  const { owner } = fixtures();
+  const key = cli(["keys:create", "--account", owner.accountId, "--name", `inbox delivered ${Date.now()}`]);
+  const sent = await page.request.post("/api/v1/sms", {
+    headers: { authorization: `Bearer ${String(key.token)}` },
+    data: { to: HANDSET, message: "Your order is on its way", from: "E2E" },
+  });
+  expect(sent.status()).toBe(202);
+  const id: string = (await sent.json()).id;
+
+  await signIn(page, owner);
+  await expect(async () => {
+    await page.goto(`/dashboard/messages?id=${id}`);
+    await expect(page.getByTestId("message-row").locator(".status-badge")).toHaveText("Delivered", { timeout: 1000 });
+  }).toPass();
+  await page.goto(`/dashboard/inbox?with=${encodeURIComponent(HANDSET)}`);
+  const outbound = page.getByTestId("conversation-out").filter({ hasText: "Your order is on its way" });
+  await expect(outbound.locator(".status-badge")).toHaveText("Delivered");
+});

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { closeKeyDialog, createKeyInDashboard, fixtures, signIn, snap } from "./fixtures";
+import { cli } from "./global-setup";
 
 const CSV_HEADER =
   "id,to,message,sender_id,operator,charge,charge_currency,operator_response,received_at,status,created_at,delivered_at,bulk_id";
@@ -76,4 +77,89 @@ test("a bad filter is named and not applied, and the export refuses it too", asy
   expect(exported.status()).toBe(200);
   expect(exported.headers()["content-type"]).toBe("text/csv; charset=utf-8");
   expect((await exported.text()).split("\r\n")[0]).toBe(CSV_HEADER);
+});
+
+/** A live key of the owner's account, made with the CLI. */
+function ownerKey(name: string): string {
+  return String(cli(["keys:create", "--account", fixtures().owner.accountId, "--name", `${name} ${Date.now()}`]).token);
+}
+
+test("a scheduled send reads as scheduled in the list, its filter and its page, and Cancel asks before cancelling it", async ({ page }) => {
+  const token = ownerKey("Scheduled sends");
+  const sendAt = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 2 * 86_400_000).toISOString();
+  const sent = await page.request.post("/api/v1/sms", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { to: "0771230077", message: "Scheduled for later", from: "E2E", send_at: sendAt, priority: "high", validity_period: 86_400 },
+  });
+  expect(sent.status()).toBe(202);
+  const id: string = (await sent.json()).id;
+
+  await signIn(page, fixtures().owner);
+  await page.goto("/dashboard/messages");
+  await page.getByLabel("Status").selectOption({ label: "Scheduled" });
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/status=created/);
+  const row = page.locator(`[data-testid="message-row"][data-message-id="${id}"]`);
+  await expect(row.locator(".status-badge")).toContainText("Scheduled for");
+  await expect(row.locator(".status-badge time")).toHaveAttribute("datetime", sendAt);
+  // The time column is the creation time, and says so.
+  await expect(page.getByRole("columnheader", { name: "Created" })).toHaveCount(1);
+  await expect(page.getByRole("columnheader", { name: "Sent" })).toHaveCount(0);
+
+  // Cancel asks first, saying what it does; dismissed, nothing changes.
+  await row.getByTestId("cancel-message").click();
+  const dialog = page.getByTestId("cancel-message-dialog");
+  await expect(dialog).toContainText("fails as CANCELLED and its charge is released");
+  await dialog.getByRole("button", { name: "Cancel", exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row.locator(".status-badge")).toContainText("Scheduled for");
+
+  // Its page shows every delivery choice: priority, the scheduled time and when it gives up.
+  await row.getByTestId("message-recipient").click();
+  await expect(page.getByTestId("message-status")).toContainText("Scheduled for");
+  await expect(page.getByTestId("message-priority")).toHaveText(/^High/);
+  await expect(page.getByTestId("message-send-at").locator("time")).toHaveAttribute("datetime", sendAt);
+  await expect(page.getByTestId("message-validity")).toContainText("24 hours");
+  await expect(page.getByTestId("message-validity").locator("time")).toHaveAttribute(
+    "datetime",
+    new Date(Date.parse(sendAt) + 86_400_000).toISOString(),
+  );
+  await snap(page, "message-scheduled");
+
+  await page.goBack();
+  await row.getByTestId("cancel-message").click();
+  await dialog.getByRole("button", { name: "Cancel message" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Message cancelled; its charge is released");
+  await expect(row).toHaveCount(0);
+  const cancelled = await page.request.get(`/api/v1/sms/${id}`, { headers: { authorization: `Bearer ${token}` } });
+  expect((await cancelled.json()).data).toMatchObject({ status: "failed", operator_response: "CANCELLED" });
+});
+
+test("a recipient that is not a number and a To day before the From day are named and not applied, as the API names them", async ({
+  page,
+}) => {
+  const token = ownerKey("Bad filters");
+  await send(page.request, token, "0771230078", "A message the list shows");
+  await signIn(page, fixtures().owner);
+  await page.goto("/dashboard/messages");
+  await page.getByLabel("Recipient").fill("abc");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByTestId("filter-problems")).toHaveText('Recipient: "abc" is not a phone number');
+  await expect(page.getByLabel("Recipient")).toHaveValue("abc");
+  await expect(page.getByTestId("message-row").first()).toBeVisible();
+  const api = await page.request.get("/api/v1/sms?to=abc", { headers: { authorization: `Bearer ${token}` } });
+  expect(api.status()).toBe(400);
+  expect((await api.json()).error.validation_errors).toEqual([{ field: "to", description: '"abc" is not a phone number' }]);
+  const exported = await page.request.get("/api/dashboard/messages/export?recipient=abc");
+  expect(exported.status()).toBe(400);
+
+  const today = new Date().toISOString().slice(0, 10);
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  await page.getByLabel("Recipient").fill("");
+  await page.getByLabel("From", { exact: true }).fill(today);
+  await page.getByLabel("To", { exact: true }).fill(yesterday);
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByTestId("filter-problems")).toHaveText(`To: ${yesterday} is before From (${today}); choose a day on or after it`);
+  await expect(page.getByLabel("To", { exact: true })).toHaveValue(yesterday);
+  await expect(page.getByTestId("message-row").first()).toBeVisible();
 });

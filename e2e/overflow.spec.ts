@@ -117,3 +117,43 @@ test("no page scrolls sideways at 390 px or 1440 px with long names, emails and 
 
   expect(problems).toEqual([]);
 });
+
+test("the Messages table keeps each row's Cancel in view and every number on one line at 1280 px and 1024 px", async ({ page }) => {
+  const { owner } = fixtures();
+  const token = String(cli(["keys:create", "--account", owner.accountId, "--name", `table widths ${Date.now()}`]).token);
+  // Scheduled, so each row has its Cancel and its longest status ("Scheduled for …").
+  const sendAt = new Date(Date.now() + 2 * 86_400_000).toISOString();
+  for (const to of ["+263731234567", "+263712345678"]) {
+    const sent = await page.request.post("/api/v1/sms", {
+      headers: { authorization: `Bearer ${token}` },
+      data: { to, message: `Scheduled for tomorrow 10:00 Harare ${"and a longer body ".repeat(4)}`, from: "E2E", send_at: sendAt },
+    });
+    expect(sent.status()).toBe(202);
+  }
+  await signIn(page, owner);
+  const problems: string[] = [];
+  for (const width of [1280, 1024]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/dashboard/messages?status=created");
+    await page.waitForLoadState("networkidle");
+    await snap(page, `messages-table-${width}`);
+    const table = await page.getByTestId("data-table").boundingBox();
+    const right = Math.min(width, table!.x + table!.width);
+    for (const button of await page.getByTestId("cancel-message").all()) {
+      const box = await button.boundingBox();
+      if (!box || box.x + box.width > right) problems.push(`a Cancel button is cut off at ${width} px`);
+    }
+    // Phone numbers and amounts: the text of each sits on one line.
+    for (const cell of await page.locator('[data-testid="message-recipient"], td.tabular-nums').all()) {
+      const wraps = await cell.evaluate((element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        const rects = [...range.getClientRects()];
+        const lineHeight = Math.max(...rects.map((rect) => rect.height));
+        return Math.max(...rects.map((rect) => rect.bottom)) - Math.min(...rects.map((rect) => rect.top)) > 1.5 * lineHeight;
+      });
+      if (wraps) problems.push(`"${await cell.textContent()}" wraps at ${width} px`);
+    }
+  }
+  expect(problems).toEqual([]);
+});

@@ -70,3 +70,14 @@ test("support looks up a sender id within dates and sees the owners to contact, 
   await page.goto(`/dashboard/support?since=${today}`);
   await expect(page.getByTestId("filter-problems")).toContainText("add a message id, a phone number or a sender id");
 });
+
+test("support's lookup names a To date before the From date instead of finding nothing", async ({ page }) => {
+  await signIn(page, fixtures().support);
+  await page.getByLabel("Sender id").fill("OTHER");
+  await page.getByLabel("From", { exact: true }).fill("2026-11-30");
+  await page.getByLabel("To", { exact: true }).fill("2026-11-01");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByTestId("filter-problems")).toHaveText("To: 2026-11-01 is before From (2026-11-30); choose a day on or after it");
+  await expect(page.getByLabel("To", { exact: true })).toHaveValue("2026-11-01");
+  await expect(page.getByTestId("lookup-row")).toHaveCount(0);
+});

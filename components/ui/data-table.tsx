@@ -7,7 +7,7 @@ export type Column<R> = {
   key: string;
   header: React.ReactNode;
   cell: (row: R) => React.ReactNode;
-  /** Right-aligned, tabular figures (amounts, counts). */
+  /** Right-aligned, tabular figures (amounts, counts), kept on one line. */
   numeric?: boolean;
   /** Kept on one line (dates, badges); other cells wrap long unbroken text. */
   nowrap?: boolean;
@@ -75,7 +75,8 @@ export function DataTable<R>({
                         className={cn(
                           cellClass,
                           column.numeric && "text-right tabular-nums",
-                          column.nowrap ? "whitespace-nowrap" : "wrap-anywhere",
+                          // A number or an amount broken over two lines misreads.
+                          column.nowrap || column.numeric ? "whitespace-nowrap" : "wrap-anywhere",
                           column.className,
                         )}
                       >

@@ -99,13 +99,14 @@ export function queryTimeSchema(description: string) {
 }
 
 /**
- * The query string's value of each of the shape's fields, each checked with its schema; the fields
- * that fail, each named once. A field given more than once fails too (which value the client meant
- * is not ours to guess), and so does one that is not text (a NUL, half a surrogate pair).
+ * The query string's value of each of the shape's (optional) fields, as its schema reads it (a
+ * recipient in E.164, say); the fields that fail, each named once. A field given more than once
+ * fails too (which value the client meant is not ours to guess), and so does one that is not text (a
+ * NUL, half a surrogate pair).
  */
 export function readQueryFields(
   url: string,
-  shape: Readonly<Record<string, z.ZodType>>,
+  shape: Readonly<Record<string, z.ZodOptional<z.ZodType<string, string>>>>,
 ): { values: Record<string, string>; fields: FieldError[] } {
   const params = new URL(url).searchParams;
   const values: Record<string, string> = {};
@@ -121,8 +122,8 @@ export function readQueryFields(
       fields.push({ field: name, description: NOT_TEXT_DESCRIPTION });
       continue;
     }
-    const parsed = schema.safeParse(given[0]);
-    if (parsed.success) values[name] = given[0];
+    const parsed = schema.unwrap().safeParse(given[0]);
+    if (parsed.success) values[name] = parsed.data;
     else fields.push({ field: name, description: parsed.error.issues[0].message });
   }
   return { values, fields };

@@ -25,11 +25,15 @@ export type ParsedFilters<S extends Record<string, z.ZodType>> = {
   problems: FieldError[];
 };
 
-/** Each filter parsed on its own, so one bad value does not drop the others. */
+/**
+ * Each filter parsed on its own, so one bad value does not drop the others. `dayRange` names a pair
+ * of day filters ([from, to]): a To day before the From day is refused, named on To.
+ */
 export function parseFilters<S extends Record<string, z.ZodType>>(
   fields: S,
   labels: { [K in keyof S]: string },
   params: Record<string, string | undefined>,
+  { dayRange }: { dayRange?: [from: keyof S & string, to: keyof S & string] } = {},
 ): ParsedFilters<S> {
   const filters: Record<string, unknown> = {};
   const problems: FieldError[] = [];
@@ -39,6 +43,18 @@ export function parseFilters<S extends Record<string, z.ZodType>>(
     const parsed = schema.safeParse(value);
     if (parsed.success) filters[key] = parsed.data;
     else problems.push({ field: key, description: `${labels[key]}: ${parsed.error.issues[0].message}` });
+  }
+  if (dayRange) {
+    const [fromKey, toKey] = dayRange;
+    const [from, to] = [filters[fromKey], filters[toKey]];
+    // Days as YYYY-MM-DD sort as text.
+    if (typeof from === "string" && typeof to === "string" && to < from) {
+      delete filters[toKey];
+      problems.push({
+        field: toKey,
+        description: `${labels[toKey]}: ${to} is before ${labels[fromKey]} (${from}); choose a day on or after it`,
+      });
+    }
   }
   return { filters: filters as ParsedFilters<S>["filters"], problems };
 }

@@ -11,7 +11,7 @@ import { carrierName, explainCarrierCode, messageStatusLabel } from "@/lib/messa
 import type { MessageScope } from "./get-message-detail";
 
 /** The states a report counts, in the order a message reaches them. */
-export const REPORT_STATES = ["queued", "sending", "sent", "delivered", "failed"] as const;
+export const REPORT_STATES = ["scheduled", "queued", "sending", "sent", "delivered", "failed"] as const;
 export type ReportState = (typeof REPORT_STATES)[number];
 
 export type StateCounts = Record<ReportState, number>;
@@ -30,6 +30,8 @@ export type BulkReport = {
   test: boolean;
   currency: string;
   createdAt: Date;
+  /** The send_at its messages were scheduled for; null when sent at once. */
+  sendAt: Date | null;
   counts: StateCounts;
   carriers: Array<{ operator: string; name: string; counts: StateCounts; total: number }>;
   /** "minute" or "hour": the bucket the timeline counts by, chosen from the send's span. */
@@ -43,12 +45,13 @@ export type BulkReport = {
   failures: FailureReason[];
 };
 
-const emptyCounts = (): StateCounts => ({ queued: 0, sending: 0, sent: 0, delivered: 0, failed: 0 });
+const emptyCounts = (): StateCounts => ({ scheduled: 0, queued: 0, sending: 0, sent: 0, delivered: 0, failed: 0 });
 
 function stateOf(status: string, delivered: boolean): ReportState {
   if (status === "failed") return "failed";
   if (status === "success") return delivered ? "delivered" : "sent";
   if (status === "processing") return "sending";
+  if (status === "created") return "scheduled";
   return "queued";
 }
 
@@ -112,7 +115,7 @@ async function timelineOf(bulkSendId: string): Promise<{ unit: "minute" | "hour"
 
 export async function getBulkReport(id: string, scope: MessageScope): Promise<BulkReport> {
   const bulk = await findBulk(id, scope);
-  const [byStatus, deliveredByCarrier, failures, holds, releases, timeline] = await Promise.all([
+  const [byStatus, deliveredByCarrier, failures, holds, releases, timeline, schedule] = await Promise.all([
     db().message.groupBy({ by: ["status", "operator"], where: { bulkSendId: id }, _count: { _all: true } }),
     db().message.groupBy({
       by: ["operator"],
@@ -131,6 +134,8 @@ export async function getBulkReport(id: string, scope: MessageScope): Promise<Bu
       _count: { _all: true },
     }),
     timelineOf(id),
+    // A bulk send's messages share their send_at.
+    db().message.findFirst({ where: { bulkSendId: id }, select: { sendAt: true } }),
   ]);
   const counts = emptyCounts();
   const perCarrier = new Map<string, StateCounts>();
@@ -168,6 +173,7 @@ export async function getBulkReport(id: string, scope: MessageScope): Promise<Bu
     test: bulk.test,
     currency: bulk.currency || bulk.account.currency,
     createdAt: bulk.createdAt,
+    sendAt: schedule?.sendAt ?? null,
     counts,
     carriers: [...perCarrier.entries()]
       .sort(([a], [b]) => a.localeCompare(b))

@@ -39,6 +39,7 @@ export async function getMessageDetail(id: string, scope: MessageScope): Promise
     source: message.apiKeyId ? "API" : message.userId ? "Dashboard" : "Unknown",
     dispatchedAt: iso(message.dispatchedAt),
     finishedAt: iso(message.finishedAt),
+    expiresAt: iso(message.expiresAt),
     events: buildMessageTimeline(message, message.parts, message.events).map((event) => ({
       ...event,
       createdAt: event.createdAt.toISOString(),

@@ -38,7 +38,17 @@ export async function listConversations(accountId: string, limit = 100): Promise
 
 export type ConversationEntry =
   | { direction: "in"; id: string; at: Date; body: string; to: string; operator: string; complete: boolean; mode: string }
-  | { direction: "out"; id: string; at: Date; body: string; from: string; status: string; test: boolean };
+  | {
+      direction: "out";
+      id: string;
+      at: Date;
+      body: string;
+      from: string;
+      status: string;
+      deliveredAt: Date | null;
+      sendAt: Date | null;
+      test: boolean;
+    };
 
 /** The last `limit` messages each way between the account and one phone number, oldest first. */
 export async function getConversation(
@@ -59,7 +69,7 @@ export async function getConversation(
       where: { accountId, to: number },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: limit,
-      select: { id: true, createdAt: true, body: true, senderId: true, status: true, test: true },
+      select: { id: true, createdAt: true, body: true, senderId: true, status: true, deliveredAt: true, sendAt: true, test: true },
     }),
   ]);
   const entries: ConversationEntry[] = [
@@ -80,6 +90,8 @@ export async function getConversation(
       body: row.body,
       from: row.senderId,
       status: row.status,
+      deliveredAt: row.deliveredAt,
+      sendAt: row.sendAt,
       test: row.test,
     })),
   ];

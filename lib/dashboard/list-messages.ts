@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { operatorSchema } from "@/lib/carriers/operators";
 import { messageStatusSchema } from "@/lib/messages/serialize-sms";
-import { parseMsisdn } from "@/lib/messages/msisdn";
+import { recipientQuerySchema } from "@/lib/messages/msisdn";
 import { searchMessages, type MessageSearch } from "@/lib/messages/search-messages";
 import { FAILURE_REASON_FILTERS } from "@/lib/messages/vocabulary";
 import type { Role } from "@/lib/users/roles";
@@ -51,7 +51,7 @@ export function decodeCursor(cursor: string | undefined): { createdAt: Date; id:
 const messageFilterFields = {
   status: z.enum(messageStatusSchema.options, "choose one of the listed statuses"),
   operator: z.enum(operatorSchema.options, "choose Econet, NetOne or Telecel"),
-  recipient: z.string().trim().max(32, "at most 32 characters"),
+  recipient: recipientQuerySchema,
   since: dayParam,
   until: dayParam,
   bulk: z.uuid("use the bulk send's full id"),
@@ -94,7 +94,7 @@ export function parseMessageFilters(
   params: Record<string, string | undefined>,
   role: Role = "support",
 ): ParsedFilters<typeof messageFilterFields> {
-  const parsed = parseFilters(messageFilterFields, messageFilterLabels, params);
+  const parsed = parseFilters(messageFilterFields, messageFilterLabels, params, { dayRange: ["since", "until"] });
   if (parsed.filters.text === undefined || BODY_SEARCH_ROLES.includes(role)) return parsed;
   const { text: _text, ...filters } = parsed.filters;
   const refused: FieldError = { field: "text", description: "Message text: your role does not read message bodies" };
@@ -110,7 +110,7 @@ export function messageSearchOf(accountId: string, filters: MessageFilters, mode
     idPart: filters.id,
     status: filters.status,
     operator: filters.operator,
-    to: filters.recipient ? normaliseRecipient(filters.recipient) : undefined,
+    to: filters.recipient,
     senderId: filters.sender,
     bulkSendId: filters.bulk,
     delivered: filters.delivered ? filters.delivered === "yes" : undefined,
@@ -119,12 +119,6 @@ export function messageSearchOf(accountId: string, filters: MessageFilters, mode
     createdFrom: created?.gte,
     createdBefore: created?.lt,
   };
-}
-
-/** A recipient as typed ("0771…", "+263 77…") matches the stored E.164 form. */
-export function normaliseRecipient(text: string): string {
-  const parsed = parseMsisdn(text);
-  return parsed.ok ? parsed.recipient.to : text.trim();
 }
 
 export async function listMessages(accountId: string, filters: MessageFilters, mode: ViewMode): Promise<MessagePage> {
@@ -144,6 +138,7 @@ export async function listMessages(accountId: string, filters: MessageFilters, m
       bulkSendId: row.bulkSendId,
       createdAt: row.createdAt.toISOString(),
       deliveredAt: row.deliveredAt?.toISOString() ?? null,
+      sendAt: row.sendAt?.toISOString() ?? null,
     })),
     nextCursor: page.next ? encodeCursor(page.next.createdAt, page.next.id) : null,
   });

@@ -44,7 +44,7 @@ export type LookupFilters = ParsedFilters<typeof lookupFields>["filters"];
 
 /** The lookup's filters from a URL; a search needs a message id, a number or a sender id (the dates narrow it). */
 export function parseLookupFilters(params: Record<string, string | undefined>): ParsedFilters<typeof lookupFields> & { ready: boolean } {
-  const parsed = parseFilters(lookupFields, lookupLabels, params);
+  const parsed = parseFilters(lookupFields, lookupLabels, params, { dayRange: ["since", "until"] });
   const ready = parsed.problems.length === 0 && (parsed.filters.q !== undefined || parsed.filters.sender !== undefined);
   const onlyDates = parsed.problems.length === 0 && !ready && (parsed.filters.since || parsed.filters.until);
   const missing: FieldError[] = onlyDates

@@ -19,6 +19,8 @@ export const messageRowSchema = z.object({
   bulkSendId: z.string().nullable(),
   createdAt: timestamp,
   deliveredAt: timestamp.nullable(),
+  /** A scheduled send's time. */
+  sendAt: timestamp.nullable(),
 });
 
 export const messagePageSchema = z.object({ rows: z.array(messageRowSchema), nextCursor: z.string().nullable() });
@@ -35,6 +37,8 @@ export const messageDetailSchema = z.object({
   source: z.string(),
   dispatchedAt: timestamp.nullable(),
   finishedAt: timestamp.nullable(),
+  /** When a message with a validity period is failed EXPIRED unless a carrier has it by then. */
+  expiresAt: timestamp.nullable(),
   events: z.array(z.object({ id: z.string(), kind: z.string(), detail: z.string(), createdAt: timestamp })),
   parts: z.array(
     z.object({

@@ -3,6 +3,7 @@
 // The carrier comes from the mobile prefix: 71 netone, 73 telecel, 77 and 78 econet. Landlines,
 // other mobile ranges, other countries and garbage are refused with a reason to show the caller.
 import { parsePhoneNumberWithError } from "libphonenumber-js/max";
+import { z } from "zod";
 import type { Operator } from "@/lib/carriers/operators";
 
 export type Recipient = { to: string; operator: Operator };
@@ -41,3 +42,11 @@ export function parseMsisdn(raw: string): MsisdnResult {
   }
   return { ok: true, recipient: { to: number.number, operator } };
 }
+
+/** A recipient to search by, in any written form a send accepts: read as its E.164 form, else refused with the reason. */
+export const recipientQuerySchema = z.string().transform((text, context) => {
+  const parsed = parseMsisdn(text);
+  if (parsed.ok) return parsed.recipient.to;
+  context.addIssue({ code: "custom", message: parsed.reason });
+  return z.NEVER;
+});

@@ -8,7 +8,8 @@ export type Label = { label: string; tone: Tone };
 
 /** A message's state as a reader thinks of it: a receipt's "Delivered" beats the carrier's acceptance. */
 const MESSAGE_STATUS: Record<string, Label> = {
-  created: { label: "Created", tone: "gray" },
+  // A scheduled send waits as created until its send_at.
+  created: { label: "Scheduled", tone: "gray" },
   enqueued: { label: "Queued", tone: "gray" },
   processing: { label: "Sending", tone: "blue" },
   success: { label: "Sent", tone: "blue" },
@@ -22,10 +23,24 @@ export function messageStatusLabel(status: string, deliveredAt: string | Date | 
 }
 
 /** The statuses a message filter offers, in the words of the badges. */
-export const MESSAGE_STATUS_FILTERS = (["enqueued", "processing", "success", "failed"] as const).map((value) => ({
+export const MESSAGE_STATUS_FILTERS = (["created", "enqueued", "processing", "success", "failed"] as const).map((value) => ({
   value,
   label: MESSAGE_STATUS[value].label,
 }));
+
+const DURATION_UNITS: Array<[seconds: number, unit: string]> = [
+  [86_400, "day"],
+  [3_600, "hour"],
+  [60, "minute"],
+  [1, "second"],
+];
+
+/** A whole number of seconds in the largest unit that divides it ("5 minutes", "24 hours", "7 days"); days from two on. */
+export function durationWords(seconds: number): string {
+  const [size, unit] = DURATION_UNITS.find(([size]) => seconds % size === 0 && (size !== 86_400 || seconds >= 2 * size))!;
+  const count = seconds / size;
+  return `${count.toLocaleString("en")} ${unit}${count === 1 ? "" : "s"}`;
+}
 
 const PART_STATUS: Record<string, Label> = {
   pending: { label: "Waiting", tone: "gray" },

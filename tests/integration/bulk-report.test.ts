@@ -79,7 +79,7 @@ describe("bulk send report", () => {
   it("counts the bulk's messages per state and per carrier", async () => {
     const report = await getBulkReport(bulkSendId, { accountId, test: false });
     expect(report.total).toBe(9);
-    expect(report.counts).toEqual({ queued: 0, sending: 0, sent: 0, delivered: 5, failed: 4 });
+    expect(report.counts).toEqual({ scheduled: 0, queued: 0, sending: 0, sent: 0, delivered: 5, failed: 4 });
     expect(report.carriers.map((carrier) => [carrier.name, carrier.counts.delivered, carrier.counts.failed, carrier.total])).toEqual([
       ["Econet", 3, 3, 6],
       ["NetOne", 1, 1, 2],

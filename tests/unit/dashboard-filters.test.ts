@@ -11,6 +11,13 @@ describe("dashboard day filters", () => {
     expect(filters).toEqual({ from: "2028-02-29", to: "2026-12-31" });
   });
 
+  it("refuses a To day before the From day of a range, naming To and keeping From", () => {
+    const { filters, problems } = parseFilters(fields, labels, { from: "2026-11-30", to: "2026-11-01" }, { dayRange: ["from", "to"] });
+    expect(filters).toEqual({ from: "2026-11-30" });
+    expect(problems).toEqual([{ field: "to", description: "To: 2026-11-01 is before From (2026-11-30); choose a day on or after it" }]);
+    expect(parseFilters(fields, labels, { from: "2026-11-30", to: "2026-11-30" }, { dayRange: ["from", "to"] }).problems).toEqual([]);
+  });
+
   it("names a day that does not exist instead of rolling it into the next month", () => {
     const { filters, problems } = parseFilters(fields, labels, { from: "2026-02-30", to: "2027-02-29" });
     expect(filters).toEqual({});

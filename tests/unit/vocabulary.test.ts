@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { STATUS, statusName } from "@/lib/smpp/command-status";
-import { carrierName, explainCarrierCode, messageStatusLabel } from "@/lib/messages/vocabulary";
+import { carrierName, durationWords, explainCarrierCode, messageStatusLabel } from "@/lib/messages/vocabulary";
 import { operators } from "@/lib/carriers/operators";
 
 describe("the dashboard's vocabulary", () => {
@@ -8,10 +8,23 @@ describe("the dashboard's vocabulary", () => {
     expect(messageStatusLabel("success", "2026-01-01T00:00:00Z").label).toBe("Delivered");
     expect(messageStatusLabel("success", null).label).toBe("Sent");
     expect(messageStatusLabel("enqueued", null).label).toBe("Queued");
+    expect(messageStatusLabel("created", null).label).toBe("Scheduled");
     for (const status of ["created", "enqueued", "processing", "success", "failed"]) {
       expect(messageStatusLabel(status, null).label).toMatch(/^[A-Z]/);
       expect(messageStatusLabel(status, null).label).not.toBe(status);
     }
+  });
+
+  it("says a validity period in the largest unit that divides it", () => {
+    expect([60, 90, 300, 3600, 86_400, 172_800, 604_800].map(durationWords)).toEqual([
+      "1 minute",
+      "90 seconds",
+      "5 minutes",
+      "1 hour",
+      "24 hours",
+      "2 days",
+      "7 days",
+    ]);
   });
 
   it("spells every carrier as the carrier does", () => {

@@ -12,7 +12,7 @@ import { MessageCounter } from "@/components/message-counter";
 import { Money } from "@/components/money";
 import { useBrowserTimeZone } from "@/components/time";
 import { parseMsisdn } from "@/lib/messages/msisdn";
-import { carrierName } from "@/lib/messages/vocabulary";
+import { carrierName, durationWords } from "@/lib/messages/vocabulary";
 import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
 import type { RateTable } from "@/lib/dashboard/price-send";
 import type { FieldError } from "@/lib/errors";
@@ -23,10 +23,7 @@ import { deliveryFields, NO_DELIVERY_CHOICE, sendErrorText, type DeliveryChoice,
 /** Validity choices, in seconds ("" = until the carrier takes it). */
 const VALIDITY_CHOICES: Array<[string, string]> = [
   ["", "Until sent"],
-  ["300", "5 minutes"],
-  ["3600", "1 hour"],
-  ["86400", "24 hours"],
-  ["604800", "7 days"],
+  ...[300, 3600, 86_400, 604_800].map((seconds): [string, string] => [String(seconds), durationWords(seconds)]),
 ];
 
 type Mode = "single" | "bulk";

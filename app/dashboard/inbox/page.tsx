@@ -142,7 +142,11 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
                               <>
                                 <span>from {entry.from}</span>
                                 <Link href={`/dashboard/messages/${entry.id}`} className="hover:underline">
-                                  <MessageStatus status={entry.status} deliveredAt={null} />
+                                  <MessageStatus
+                                    status={entry.status}
+                                    deliveredAt={entry.deliveredAt?.toISOString() ?? null}
+                                    sendAt={entry.sendAt?.toISOString() ?? null}
+                                  />
                                 </Link>
                                 {entry.test && <Badge tone="violet">Test</Badge>}
                               </>

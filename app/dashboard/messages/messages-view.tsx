@@ -44,9 +44,14 @@ const columns: Column<MessageRow>[] = [
   {
     key: "recipient",
     header: "Recipient",
+    nowrap: true,
     cell: (row) => (
       <>
-        <Link href={`/dashboard/messages/${row.id}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+        <Link
+          href={`/dashboard/messages/${row.id}`}
+          data-testid="message-recipient"
+          className="font-medium text-slate-900 hover:text-brand-700 hover:underline"
+        >
           {row.to}
         </Link>
         <p className="font-mono text-[11px] text-slate-400" title={row.id} data-testid="short-id">
@@ -61,7 +66,7 @@ const columns: Column<MessageRow>[] = [
     nowrap: true,
     cell: (row) => (
       <div className="flex items-center gap-1.5">
-        <MessageStatus status={row.status} deliveredAt={row.deliveredAt} />
+        <MessageStatus status={row.status} deliveredAt={row.deliveredAt} sendAt={row.sendAt} />
         {row.test && <Badge tone="violet">Test</Badge>}
       </div>
     ),
@@ -81,15 +86,13 @@ const columns: Column<MessageRow>[] = [
   },
   { key: "carrier", header: "Carrier", cell: (row) => carrierName(row.operator) },
   { key: "charge", header: "Charge", numeric: true, cell: (row) => <MessageCharge row={row} /> },
-  { key: "sent", header: "Sent", nowrap: true, cell: (row) => <Time value={row.createdAt} /> },
-  {
-    key: "cancel",
-    header: "",
-    nowrap: true,
-    // Only while no carrier has it: scheduled or still queued.
-    cell: (row) => (row.status === "created" || row.status === "enqueued" ? <CancelButton id={row.id} test={row.test} /> : null),
-  },
+  { key: "created", header: "Created", nowrap: true, cell: (row) => <Time value={row.createdAt} /> },
 ];
+
+/** Only while no carrier has it: scheduled or still queued. */
+function rowActions(row: MessageRow) {
+  return row.status === "created" || row.status === "enqueued" ? <CancelButton id={row.id} test={row.test} /> : null;
+}
 
 export function MessagesView({
   filters,
@@ -135,7 +138,7 @@ export function MessagesView({
           />
         </Field>
         <Field id="filter-recipient" label="Recipient">
-          <Input id="filter-recipient" name="recipient" defaultValue={filters.recipient} placeholder="+26377…" />
+          <Input id="filter-recipient" name="recipient" defaultValue={params.recipient} placeholder="+26377…" />
         </Field>
         <Field id="filter-status" label="Status">
           <Select id="filter-status" name="status" defaultValue={filters.status ?? ""}>
@@ -163,10 +166,10 @@ export function MessagesView({
           </Select>
         </Field>
         <Field id="filter-since" label="From">
-          <Input id="filter-since" name="since" type="date" defaultValue={filters.since} />
+          <Input id="filter-since" name="since" type="date" defaultValue={params.since} />
         </Field>
         <Field id="filter-until" label="To">
-          <Input id="filter-until" name="until" type="date" defaultValue={filters.until} />
+          <Input id="filter-until" name="until" type="date" defaultValue={params.until} />
         </Field>
         <Field id="filter-sender" label="Sender id">
           <Input id="filter-sender" name="sender" defaultValue={filters.sender} placeholder="ACME" />
@@ -219,6 +222,7 @@ export function MessagesView({
         rows={data.rows}
         rowKey={(row) => row.id}
         rowAttributes={(row) => ({ "data-testid": "message-row", "data-message-id": row.id })}
+        actions={rowActions}
         empty={
           filtered ? (
             <EmptyState

@@ -65,7 +65,7 @@ const columns: Column<LookupRow>[] = [
     cell: (row) => <MessageStatus status={row.status} deliveredAt={row.deliveredAt?.toISOString() ?? null} />,
   },
   { key: "carrier", header: "Carrier", cell: (row) => carrierName(row.operator) },
-  { key: "sent", header: "Sent", nowrap: true, cell: (row) => <Time value={row.createdAt.toISOString()} /> },
+  { key: "created", header: "Created", nowrap: true, cell: (row) => <Time value={row.createdAt.toISOString()} /> },
 ];
 
 export default async function SupportPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { queryTimeSchema, readQueryFields } from "@/lib/api/parse-request";
 import { messageStatusSchema, smsSchema } from "@/lib/messages/serialize-sms";
-import { parseMsisdn } from "@/lib/messages/msisdn";
+import { recipientQuerySchema } from "@/lib/messages/msisdn";
 import { decodeSearchCursor, type MessageSearch, type SearchCursor } from "@/lib/messages/search-messages";
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -18,8 +18,7 @@ export const smsSearchQuerySchema = z
       .enum(messageStatusSchema.options, `must be one of ${messageStatusSchema.options.join(", ")}`)
       .optional()
       .meta({ description: "Only messages in this status" }),
-    to: z
-      .string()
+    to: recipientQuerySchema
       .optional()
       .meta({ description: "Only messages to this recipient, in any written form (+263771234567, 263771234567, 0771234567)" }),
     from: z
@@ -68,19 +67,13 @@ export type SmsSearchRequest = { search: MessageSearch; limit: number; cursor: S
  */
 export function parseSmsSearch(url: string, account: { accountId: string; test: boolean }, { paged = true } = {}): SmsSearchRequest {
   const { values, fields } = readQueryFields(url, paged ? smsSearchQuerySchema.shape : smsExportQuerySchema.shape);
-  let to: string | undefined;
-  if (values.to !== undefined) {
-    const recipient = parseMsisdn(values.to);
-    if (recipient.ok) to = recipient.recipient.to;
-    else fields.push({ field: "to", description: recipient.reason });
-  }
   if (fields.length > 0) throw AppError.validation(fields);
   return {
     search: {
       accountId: account.accountId,
       test: account.test,
       status: values.status,
-      to,
+      to: values.to,
       senderId: values.from,
       bulkSendId: values.bulk_id?.toLowerCase(),
       createdFrom: values.created_after ? new Date(values.created_after) : undefined,

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
 import { guardPage, requireAnyPermission } from "@/lib/auth/require-permission";
+import { can } from "@/lib/auth/permissions";
 import { messageReaders, messageScopeOf, readInView } from "@/lib/dashboard/message-scope";
 import { getViewMode } from "@/lib/dashboard/view-mode";
 import { InOtherView } from "../../view-mode-switch";
@@ -17,10 +18,12 @@ import { BulkTimelineChart } from "@/components/bulk-timeline-chart";
 import { Money } from "@/components/money";
 import { Stat } from "@/components/stat";
 import { Time } from "@/components/time";
+import { CancelBulkButton } from "./cancel-bulk-button";
 
 export const metadata: Metadata = { title: "Bulk send report" };
 
 const STATE_WORDS: Record<ReportState, string> = {
+  scheduled: "Scheduled",
   queued: "Queued",
   sending: "Sending",
   sent: "Sent",
@@ -59,24 +62,41 @@ export default async function BulkReportPage({ params }: { params: Promise<{ id:
   if (report === "other-view") return <InOtherView title="Bulk send" what="bulk send" mode={mode} />;
   if (!report) notFound();
   const platformView = "platform" in scope;
+  // What no carrier has yet, and a cancel would stop.
+  const waiting = report.counts.scheduled + report.counts.queued;
   return (
     <>
       <PageHeader
         title={`Bulk send …${report.id.slice(-8)}`}
         description={
           <>
-            {report.total.toLocaleString("en")} messages from {report.senderId}, sent <Time value={report.createdAt.toISOString()} />.
+            {report.total.toLocaleString("en")} messages from {report.senderId},{" "}
+            {report.sendAt ? (
+              <>
+                scheduled for <Time value={report.sendAt.toISOString()} /> (accepted <Time value={report.createdAt.toISOString()} />)
+              </>
+            ) : (
+              <>
+                sent <Time value={report.createdAt.toISOString()} />
+              </>
+            )}
+            .
           </>
         }
         actions={
-          <a
-            href={`/api/dashboard/bulk/${report.id}/recipients`}
-            download
-            className={buttonClass("secondary")}
-            data-testid="recipients-csv"
-          >
-            Recipients CSV
-          </a>
+          <>
+            {!platformView && can(user.role, "messages.send") && waiting > 0 && (
+              <CancelBulkButton bulkSendId={report.id} test={report.test} waiting={waiting} />
+            )}
+            <a
+              href={`/api/dashboard/bulk/${report.id}/recipients`}
+              download
+              className={buttonClass("secondary")}
+              data-testid="recipients-csv"
+            >
+              Recipients CSV
+            </a>
+          </>
         }
       />
       <div className="mb-4 flex flex-wrap items-center gap-3 text-sm text-slate-600">
@@ -88,7 +108,7 @@ export default async function BulkReportPage({ params }: { params: Promise<{ id:
           </Link>
         )}
       </div>
-      <div className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5" data-testid="bulk-counts">
+      <div className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6" data-testid="bulk-counts">
         {REPORT_STATES.map((state) => (
           <Stat key={state} label={STATE_WORDS[state]} value={report.counts[state].toLocaleString("en")} testId={`bulk-count-${state}`} />
         ))}

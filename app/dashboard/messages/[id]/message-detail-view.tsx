@@ -8,7 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { MessageStatus } from "@/components/status-badge";
 import { CarrierReason } from "@/components/carrier-reason";
-import { carrierName, ledgerKindLabel, partStatusLabel, webhookStatusLabel } from "@/lib/messages/vocabulary";
+import { carrierName, durationWords, ledgerKindLabel, partStatusLabel, webhookStatusLabel } from "@/lib/messages/vocabulary";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import { cn } from "@/components/ui/cn";
@@ -114,7 +114,7 @@ export function MessageDetailView({
         <div className="mt-2 flex flex-wrap items-center gap-3">
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{sms.to}</h1>
           <span data-testid="message-status">
-            <MessageStatus status={sms.status} deliveredAt={sms.delivered_at} />
+            <MessageStatus status={sms.status} deliveredAt={sms.delivered_at} sendAt={sms.send_at} />
           </span>
           {data.test && <Badge tone="violet">Test</Badge>}
           {awaiting && <span className="text-xs text-slate-400">Updating live…</span>}
@@ -169,12 +169,31 @@ export function MessageDetailView({
                     </>
                   )}
                 </Row>
+                <Row label="Priority" testId="message-priority">
+                  {sms.priority === "high" ? "High: ahead of queued messages" : "Normal"}
+                </Row>
                 <Row label="Received">
                   <Time value={sms.received_at} seconds />
                 </Row>
                 <Row label="Created">
                   <Time value={sms.created_at} seconds />
                 </Row>
+                {sms.send_at && (
+                  <Row label="Scheduled for" testId="message-send-at">
+                    <Time value={sms.send_at} seconds />
+                  </Row>
+                )}
+                {sms.validity_period !== null && (
+                  <Row label="Give up after" testId="message-validity">
+                    {durationWords(sms.validity_period)}
+                    {data.expiresAt && (
+                      <>
+                        {" "}
+                        (at <Time value={data.expiresAt} seconds />)
+                      </>
+                    )}
+                  </Row>
+                )}
                 <Row label="Dispatched">
                   <Time value={data.dispatchedAt} seconds />
                 </Row>
