@@ -23,7 +23,7 @@ const auditFilterLabels = { actor: "Actor", action: "Action", from: "From", to: 
 export type AuditFilters = ParsedFilters<typeof auditFilterFields>["filters"];
 
 export function parseAuditFilters(params: Record<string, string | undefined>): ParsedFilters<typeof auditFilterFields> {
-  return parseFilters(auditFilterFields, auditFilterLabels, params);
+  return parseFilters(auditFilterFields, auditFilterLabels, params, { dayRange: ["from", "to"] });
 }
 
 /** Whose events a reader sees: one account's, or (platform admins) every account's. */

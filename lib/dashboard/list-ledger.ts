@@ -25,7 +25,7 @@ const ledgerFilterLabels = { kind: "Kind", from: "From", to: "To", rows: "Rows",
 export type LedgerFilters = ParsedFilters<typeof ledgerFilterFields>["filters"];
 
 export function parseLedgerFilters(params: Record<string, string | undefined>): ParsedFilters<typeof ledgerFilterFields> {
-  return parseFilters(ledgerFilterFields, ledgerFilterLabels, params);
+  return parseFilters(ledgerFilterFields, ledgerFilterLabels, params, { dayRange: ["from", "to"] });
 }
 
 export type LedgerRow = {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dayParam, dayRange, parseFilters } from "@/lib/dashboard/filters";
+import { parseLedgerFilters } from "@/lib/dashboard/list-ledger";
+import { parseAuditFilters } from "@/lib/dashboard/list-audit-events";
 
 const fields = { from: dayParam, to: dayParam };
 const labels = { from: "From", to: "To" };
@@ -16,6 +18,14 @@ describe("dashboard day filters", () => {
     expect(filters).toEqual({ from: "2026-11-30" });
     expect(problems).toEqual([{ field: "to", description: "To: 2026-11-01 is before From (2026-11-30); choose a day on or after it" }]);
     expect(parseFilters(fields, labels, { from: "2026-11-30", to: "2026-11-30" }, { dayRange: ["from", "to"] }).problems).toEqual([]);
+  });
+
+  it("refuses a reversed range on the balance and audit pages too", () => {
+    for (const parse of [parseLedgerFilters, parseAuditFilters]) {
+      expect(parse({ from: "2026-11-30", to: "2026-11-01" }).problems).toEqual([
+        { field: "to", description: "To: 2026-11-01 is before From (2026-11-30); choose a day on or after it" },
+      ]);
+    }
   });
 
   it("names a day that does not exist instead of rolling it into the next month", () => {
