@@ -94,7 +94,8 @@ const carrierColumns: Column<CarrierRow>[] = [
       <>
         <p className="font-medium text-slate-900">{carrierName(carrier.operator)}</p>
         {carrier.paused && (
-          <p className="text-xs text-slate-500" data-testid="carrier-pause-reason">
+          // Clamped: a reason of up to 500 characters would stretch the row; the whole of it shows on hover.
+          <p className="line-clamp-2 text-xs text-slate-500" title={carrier.paused.reason} data-testid="carrier-pause-reason">
             Paused <RelativeTime value={carrier.paused.pausedAt} />: {carrier.paused.reason}
           </p>
         )}
