@@ -157,3 +157,41 @@ test("the Messages table keeps each row's Cancel in view and every number on one
   }
   expect(problems).toEqual([]);
 });
+
+test("at 390 px a key's status shows beside its name, clear of the pinned actions column", async ({ page }) => {
+  await signIn(page, fixtures().owner);
+  await createKeyInDashboard(page, "Phone width check");
+  await closeKeyDialog(page);
+  await page.setViewportSize(WIDTHS[0]);
+  const row = page.locator('[data-testid="key-row"][data-key-name="Phone width check"]');
+  const status = row.getByText("Active", { exact: true }).filter({ visible: true });
+  await expect(status).toBeInViewport();
+  const statusBox = await status.boundingBox();
+  const actionsBox = await row.getByRole("button", { name: "Roll Phone width check" }).boundingBox();
+  await snap(page, "overflow-keys-status-390");
+  await page.setViewportSize({ width: 1366, height: 900 });
+  expect(statusBox && actionsBox && statusBox.x + statusBox.width <= actionsBox.x).toBe(true);
+});
+
+test("a long pause reason on the Carriers page is clamped to two lines, the whole of it on hover", async ({ page }) => {
+  const reason =
+    `Scheduled maintenance of the SMSC cluster. ${"The carrier asked for a full stop while it moves its binds. ".repeat(7)}`.trim();
+  expect(reason.length).toBeLessThanOrEqual(500);
+  await signIn(page, fixtures().admin);
+  await page.goto("/dashboard/carriers");
+  const netone = page.locator('[data-testid="carrier-row"][data-carrier="netone"]');
+  await netone.getByRole("button", { name: "Pause netone" }).click();
+  await page.getByTestId("pause-dialog").getByLabel("Reason").fill(reason);
+  await page.getByTestId("pause-dialog").getByRole("button", { name: "Pause carrier" }).click();
+  const shown = netone.getByTestId("carrier-pause-reason");
+  await expect(shown).toHaveAttribute("title", reason);
+  await page.setViewportSize(WIDTHS[0]);
+  const lineHeight = await shown.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight));
+  const box = await shown.boundingBox();
+  await snap(page, "overflow-carriers-long-reason-390");
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await netone.getByRole("button", { name: "Resume netone" }).click();
+  await page.getByTestId("resume-dialog").getByRole("button", { name: "Resume carrier" }).click();
+  await expect(shown).toHaveCount(0);
+  expect(box!.height).toBeLessThanOrEqual(2 * lineHeight + 1);
+});

@@ -9,6 +9,13 @@ test("a sender id request states its use, is one per name in any case, and a rej
   await signIn(page, owner);
   await page.goto("/dashboard/senders");
   await expect(page.getByText("or a number of 3-15 digits")).toBeVisible();
+  // The error states the rule as the hint does.
+  await page.getByLabel("Sender id").fill("+12");
+  await page.getByLabel("What you will send from it").fill("Rent reminders to our tenants");
+  await page.getByRole("button", { name: "Request sender id" }).click();
+  await expect(page.getByTestId("sender-id-error")).toHaveText(
+    "must be 1-11 letters, digits, spaces or . _ & -, or a number of 3-15 digits (a leading + allowed)",
+  );
 
   await page.getByLabel("Sender id").fill("Alerts");
   await page.getByLabel("What you will send from it").fill("rent");

@@ -55,6 +55,12 @@ export default async function DashboardLayout({ children }: { children: React.Re
   ].filter((section) => section.items.length > 0);
   return (
     <Providers>
+      <a
+        href="#content"
+        className="sr-only rounded-md bg-white px-3 py-2 text-sm font-medium text-brand-700 shadow-lg ring-2 ring-brand-500 focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
+      >
+        Skip to content
+      </a>
       <div className="min-h-screen lg:flex">
         <Sidebar
           sections={sections}
@@ -62,7 +68,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           accountName={account?.name ?? "Tumira platform"}
           modeSwitch={mode && <ViewModeSwitch mode={mode} className="mt-2" />}
         />
-        <main className="min-w-0 flex-1">
+        <main id="content" tabIndex={-1} className="min-w-0 flex-1 focus:outline-none">
           <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
             {alerts && <CarrierAlertBanners initial={alerts} />}
             {mode === "test" && <TestDataBanner />}

@@ -3,8 +3,27 @@
 import { useEffect, useRef } from "react";
 import { cn } from "./cn";
 
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
 /**
- * A modal on the native <dialog> (focus trap, Escape, inert background for free). onRequestClose
+ * Tab from the last focusable element goes to the first, Shift+Tab from the first to the last: a modal
+ * <dialog> keeps the page inert but lets Tab leave it for the browser's own controls (the document
+ * body, in a headless browser) before cycling back.
+ */
+function keepFocusInside(event: React.KeyboardEvent, dialog: HTMLDialogElement) {
+  const focusable = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((element) => element.getClientRects().length > 0);
+  if (focusable.length === 0) return;
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  const target = event.shiftKey ? (document.activeElement === first ? last : null) : document.activeElement === last ? first : null;
+  if (!target) return;
+  event.preventDefault();
+  target.focus();
+}
+
+/**
+ * A modal on the native <dialog> (Escape and an inert background for free, Tab kept inside by keepFocusInside). onRequestClose
  * runs on Escape, a backdrop click or a close button; the owner decides whether to close (a dialog
  * showing a secret asks first). Opening focuses the element marked data-autofocus (the field to
  * type in, the button to press), else the first focusable one.
@@ -43,6 +62,9 @@ export function Dialog({
       ref={ref}
       data-testid={testId}
       aria-labelledby={testId ? `${testId}-title` : undefined}
+      onKeyDown={(event) => {
+        if (event.key === "Tab") keepFocusInside(event, event.currentTarget);
+      }}
       onCancel={(event) => {
         event.preventDefault();
         onRequestClose();

@@ -3,6 +3,7 @@
 import { Button } from "./button";
 import { Dialog } from "./dialog";
 import { Field, Input, submitHandler } from "./field";
+import type { FieldErrors } from "./use-field-errors";
 
 /** A refusal that needs a reason the other side will read: the reason, Cancel, and the refusing button. */
 export function ReasonDialog({
@@ -14,7 +15,7 @@ export function ReasonDialog({
   fieldId,
   reason,
   onReasonChange,
-  error,
+  errors,
   busy,
   confirmLabel,
   onConfirm,
@@ -27,7 +28,8 @@ export function ReasonDialog({
   fieldId: string;
   reason: string;
   onReasonChange: (reason: string) => void;
-  error: string | undefined;
+  /** The form's errors: the reason's is shown under it, as field "reason". */
+  errors: FieldErrors;
   busy: boolean;
   confirmLabel: string;
   onConfirm: () => void;
@@ -35,16 +37,17 @@ export function ReasonDialog({
   return (
     <Dialog open={open} onRequestClose={onClose} title={title} description={description} testId={testId}>
       {open && (
-        <form onSubmit={submitHandler(onConfirm)} className="space-y-4">
-          <Field id={fieldId} label="Reason" error={error}>
+        <form onSubmit={submitHandler(onConfirm)} {...errors.formProps} className="space-y-4">
+          <Field id={fieldId} label="Reason" error={errors.errorFor("reason")}>
             <Input
               id={fieldId}
+              name="reason"
               required
               autoFocus
               maxLength={300}
               value={reason}
               onChange={(event) => onReasonChange(event.target.value)}
-              invalid={!!error}
+              invalid={!!errors.errorFor("reason")}
             />
           </Field>
           <div className="flex flex-wrap justify-end gap-2">

@@ -26,6 +26,12 @@ export function normalizeInboundNumber(raw: string): string | null {
   return null;
 }
 
+function notANumber(text: string): AppError {
+  return new AppError("VALIDATION_ERROR", `"${text}" is neither an E.164 number nor a short code (3 to 8 digits)`, {
+    fields: [{ field: "number", description: "must be an E.164 number or a short code of 3 to 8 digits" }],
+  });
+}
+
 export type InboundNumberRow = { id: string; number: string; accountId: string; operator: string | null; assignedAt: Date };
 
 export async function assignInboundNumber(input: {
@@ -35,12 +41,15 @@ export async function assignInboundNumber(input: {
   actor: string;
 }): Promise<InboundNumberRow> {
   const number = normalizeInboundNumber(input.number);
-  if (!number) throw new AppError("VALIDATION_ERROR", `"${input.number}" is neither an E.164 number nor a short code (3 to 8 digits)`);
+  if (!number) throw notANumber(input.number);
   const scope = input.operator ?? ALL_CARRIERS;
   const held = await db().inboundNumber.findUnique({ where: { number_scope: { number, scope } } });
   if (held) {
     if (held.accountId === input.accountId) return held;
-    throw new AppError("CONFLICT", `${number} is already assigned to another account${input.operator ? ` on ${input.operator}` : ""}`);
+    const where = input.operator ? ` on ${input.operator}` : "";
+    throw new AppError("CONFLICT", `${number} is already assigned to another account${where}`, {
+      fields: [{ field: "number", description: `is already assigned to another account${where}` }],
+    });
   }
   const row = await db().inboundNumber.create({ data: { number, accountId: input.accountId, operator: input.operator, scope } });
   await recordAuditEvent({
@@ -61,7 +70,7 @@ export async function releaseInboundNumber(input: {
   actor: string;
 }): Promise<InboundNumberRow[]> {
   const number = normalizeInboundNumber(input.number);
-  if (!number) throw new AppError("VALIDATION_ERROR", `"${input.number}" is neither an E.164 number nor a short code (3 to 8 digits)`);
+  if (!number) throw notANumber(input.number);
   const where = input.operator === undefined ? { number } : { number, scope: input.operator ?? ALL_CARRIERS };
   const rows = await db().inboundNumber.findMany({ where });
   if (rows.length === 0) throw new AppError("NOT_FOUND", `${number} is not assigned`);

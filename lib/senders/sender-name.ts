@@ -8,7 +8,7 @@ export const senderNameSchema = z
   .string()
   .trim()
   .min(1, "cannot be blank")
-  .regex(/^(?:[A-Za-z0-9 ._&-]{1,11}|\+?\d{3,15})$/, "must be 1-11 letters, digits, spaces or . _ & -, or a number of up to 15 digits");
+  .regex(/^(?:[A-Za-z0-9 ._&-]{1,11}|\+?\d{3,15})$/, `must be ${SENDER_NAME_RULE}`);
 
 /** The key that makes "acme" and "ACME" one sender id on an account. */
 export function senderNameKey(name: string): string {

@@ -7,13 +7,13 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { ReasonDialog } from "@/components/ui/reason-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
+import { Field, Input, submitHandler } from "@/components/ui/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { Badge } from "@/components/ui/badge";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
-import type { FieldError } from "@/lib/errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { MAX_BALANCE, formatMoney } from "@/lib/money";
 import { approveSenderAction, creditBalanceAction, rejectSenderAction, reverseCreditAction } from "./actions";
 import { creditBalanceSchema } from "./credit-schema";
@@ -91,7 +91,7 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
   const notify = useToast();
   const [busy, startTransition] = useTransition();
   const [crediting, setCrediting] = useState<AccountRow | null>(null);
-  const [fields, setFields] = useState<FieldError[] | undefined>();
+  const errors = useFieldErrors();
   const [draft, setDraft] = useState<CreditDraft>({ amount: "", reason: "" });
   /** The parsed amount once the form passed its checks: the dialog then asks to confirm it. */
   const [confirming, setConfirming] = useState<bigint | null>(null);
@@ -103,11 +103,7 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
   function reject(sender: PendingSender) {
     startTransition(async () => {
       const result = await rejectSenderAction({ accountId: sender.accountId, name: sender.name, reason: rejectReason });
-      setFields(result.ok ? undefined : result.fields);
-      if (!result.ok) {
-        if (!result.fields) notify("error", result.error);
-        return;
-      }
+      if (!errors.accepted(result)) return;
       setRejecting(null);
       notify("success", `Sender id ${sender.name} rejected for ${sender.accountName}`);
       router.refresh();
@@ -115,7 +111,7 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
   }
 
   function openCredit(account: AccountRow) {
-    setFields(undefined);
+    errors.setFields(undefined);
     setDraft({ amount: "", reason: "" });
     setConfirming(null);
     setCrediting(account);
@@ -124,21 +120,17 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
   function review(account: AccountRow) {
     const parsed = creditBalanceSchema.safeParse({ accountId: account.id, ...draft });
     if (!parsed.success) {
-      setFields(fieldErrorsOf(parsed.error));
+      errors.setFields(fieldErrorsOf(parsed.error));
       return;
     }
-    setFields(undefined);
+    errors.setFields(undefined);
     setConfirming(parsed.data.amount);
   }
 
   function reverse(credit: CreditRowView) {
     startTransition(async () => {
       const result = await reverseCreditAction({ accountId: credit.accountId, creditId: credit.id, note: reverseNote });
-      setFields(result.ok ? undefined : result.fields);
-      if (!result.ok) {
-        if (!result.fields) notify("error", result.error);
-        return;
-      }
+      if (!errors.accepted(result)) return;
       setReversing(null);
       notify("success", `Credit of ${formatMoney(BigInt(credit.amount), credit.currency)} to ${credit.accountName} reversed`);
       router.refresh();
@@ -156,10 +148,8 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
   function credit(account: AccountRow) {
     startTransition(async () => {
       const result = await creditBalanceAction({ accountId: account.id, amount: draft.amount, reason: draft.reason });
-      setFields(result.ok ? undefined : result.fields);
-      if (!result.ok) {
+      if (!errors.accepted(result)) {
         setConfirming(null);
-        if (!result.fields) notify("error", result.error);
         return;
       }
       setCrediting(null);
@@ -195,7 +185,7 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
                 variant="secondary"
                 disabled={busy}
                 onClick={() => {
-                  setFields(undefined);
+                  errors.setFields(undefined);
                   setRejectReason("");
                   setRejecting(sender);
                 }}
@@ -245,7 +235,7 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
                 size="sm"
                 variant="secondary"
                 onClick={() => {
-                  setFields(undefined);
+                  errors.setFields(undefined);
                   setReverseNote("");
                   setReversing(credit);
                 }}
@@ -267,12 +257,12 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
         testId="credit-dialog"
       >
         {crediting && confirming === null && (
-          <form onSubmit={submitHandler(() => review(crediting))} className="space-y-4">
+          <form onSubmit={submitHandler(() => review(crediting))} {...errors.formProps} className="space-y-4">
             <Field
               id="credit-amount"
               label={`Amount (${crediting.currency})`}
               hint={`Up to four decimals, e.g. 25.50; at most ${formatMoney(MAX_BALANCE, crediting.currency)}.`}
-              error={errorFor(fields, "amount")}
+              error={errors.errorFor("amount")}
             >
               <Input
                 id="credit-amount"
@@ -282,7 +272,7 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
                 autoFocus
                 value={draft.amount}
                 onChange={(event) => setDraft({ ...draft, amount: event.target.value })}
-                invalid={!!errorFor(fields, "amount")}
+                invalid={!!errors.errorFor("amount")}
                 placeholder="25.00"
               />
             </Field>
@@ -290,7 +280,7 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
               id="credit-reason"
               label="Reason"
               hint="Required. Shown in the account's ledger, e.g. “Invoice 2024-031 paid”."
-              error={errorFor(fields, "reason")}
+              error={errors.errorFor("reason")}
             >
               <Input
                 id="credit-reason"
@@ -299,7 +289,7 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
                 maxLength={200}
                 value={draft.reason}
                 onChange={(event) => setDraft({ ...draft, reason: event.target.value })}
-                invalid={!!errorFor(fields, "reason")}
+                invalid={!!errors.errorFor("reason")}
               />
             </Field>
             <div className="flex justify-end gap-2">
@@ -343,7 +333,7 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
         fieldId="reject-reason"
         reason={rejectReason}
         onReasonChange={setRejectReason}
-        error={errorFor(fields, "reason")}
+        errors={errors}
         busy={busy}
         confirmLabel={`Reject ${rejecting?.name ?? ""}`}
         onConfirm={() => rejecting && reject(rejecting)}
@@ -357,7 +347,7 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
         testId="reverse-credit-dialog"
       >
         {reversing && (
-          <form onSubmit={submitHandler(() => reverse(reversing))} className="space-y-4">
+          <form onSubmit={submitHandler(() => reverse(reversing))} {...errors.formProps} className="space-y-4">
             <p className="text-sm break-words text-slate-700">
               Take back{" "}
               <strong className="text-slate-900" data-testid="reverse-amount">
@@ -365,15 +355,16 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
               </strong>{" "}
               credited to <strong className="text-slate-900">{reversing.accountName}</strong> (“{reversing.reason}”)?
             </p>
-            <Field id="reverse-note" label="Why" hint="Required; shown in the account's ledger." error={errorFor(fields, "note")}>
+            <Field id="reverse-note" label="Why" hint="Required; shown in the account's ledger." error={errors.errorFor("note")}>
               <Input
                 id="reverse-note"
+                name="note"
                 required
                 autoFocus
                 maxLength={200}
                 value={reverseNote}
                 onChange={(event) => setReverseNote(event.target.value)}
-                invalid={!!errorFor(fields, "note")}
+                invalid={!!errors.errorFor("note")}
               />
             </Field>
             <div className="flex flex-wrap justify-end gap-2">

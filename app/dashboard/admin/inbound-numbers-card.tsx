@@ -1,15 +1,15 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Field, Input, Select, errorFor, submitHandler } from "@/components/ui/field";
+import { Field, Input, Select, submitHandler } from "@/components/ui/field";
 import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { Time } from "@/components/time";
-import type { FieldError } from "@/lib/errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { assignNumberAction, releaseNumberAction } from "./number-actions";
 
 export type NumberRowView = { id: string; number: string; accountName: string; operator: string | null; assignedAt: string };
@@ -18,7 +18,7 @@ export function InboundNumbersCard({ accounts, numbers }: { accounts: { id: stri
   const router = useRouter();
   const notify = useToast();
   const [busy, startTransition] = useTransition();
-  const [fields, setFields] = useState<FieldError[] | undefined>();
+  const errors = useFieldErrors();
 
   function assign(form: FormData) {
     startTransition(async () => {
@@ -27,11 +27,7 @@ export function InboundNumbersCard({ accounts, numbers }: { accounts: { id: stri
         number: String(form.get("number") ?? ""),
         operator: String(form.get("operator") ?? "") as "" | "econet" | "netone" | "telecel",
       });
-      setFields(result.ok ? undefined : result.fields);
-      if (!result.ok) {
-        if (!result.fields) notify("error", result.error);
-        return;
-      }
+      if (!errors.accepted(result)) return;
       notify("success", `${result.data.number} assigned`);
       router.refresh();
     });
@@ -62,9 +58,14 @@ export function InboundNumbersCard({ accounts, numbers }: { accounts: { id: stri
         description="Long numbers and short codes on which accounts receive messages, on one carrier or on all. Every change is audited."
       />
       <CardBody>
-        <form onSubmit={submitHandler(assign)} className="grid gap-3 sm:grid-cols-4 sm:items-end" data-testid="assign-number-form">
-          <Field id="number-account" label="Account" error={errorFor(fields, "accountId")}>
-            <Select id="number-account" name="accountId" defaultValue="">
+        <form
+          onSubmit={submitHandler(assign)}
+          {...errors.formProps}
+          className="grid gap-3 sm:grid-cols-4 sm:items-end"
+          data-testid="assign-number-form"
+        >
+          <Field id="number-account" label="Account" error={errors.errorFor("accountId")}>
+            <Select id="number-account" name="accountId" defaultValue="" invalid={!!errors.errorFor("accountId")}>
               <option value="" disabled>
                 Choose…
               </option>
@@ -75,8 +76,14 @@ export function InboundNumbersCard({ accounts, numbers }: { accounts: { id: stri
               ))}
             </Select>
           </Field>
-          <Field id="number-number" label="Number or short code" error={errorFor(fields, "number")}>
-            <Input id="number-number" name="number" placeholder="+263780000101 or 34567" className="font-mono" />
+          <Field id="number-number" label="Number or short code" error={errors.errorFor("number")}>
+            <Input
+              id="number-number"
+              name="number"
+              placeholder="+263780000101 or 34567"
+              className="font-mono"
+              invalid={!!errors.errorFor("number")}
+            />
           </Field>
           <Field id="number-operator" label="Carrier">
             <Select id="number-operator" name="operator" defaultValue="">

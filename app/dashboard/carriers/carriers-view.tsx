@@ -8,13 +8,13 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Field, Textarea, errorFor, submitHandler } from "@/components/ui/field";
+import { Field, Textarea, submitHandler } from "@/components/ui/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { RelativeTime, Time } from "@/components/time";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
 import type { CarrierBindRow, CarrierRow } from "@/lib/dashboard/carrier-rows";
-import type { FieldError } from "@/lib/errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { carrierName } from "@/lib/messages/vocabulary";
 import { pauseCarrierAction, resumeCarrierAction } from "./actions";
 
@@ -94,7 +94,8 @@ const carrierColumns: Column<CarrierRow>[] = [
       <>
         <p className="font-medium text-slate-900">{carrierName(carrier.operator)}</p>
         {carrier.paused && (
-          <p className="text-xs text-slate-500" data-testid="carrier-pause-reason">
+          // Clamped: a reason of up to 500 characters would stretch the row; the whole of it shows on hover.
+          <p className="line-clamp-2 text-xs text-slate-500" title={carrier.paused.reason} data-testid="carrier-pause-reason">
             Paused <RelativeTime value={carrier.paused.pausedAt} />: {carrier.paused.reason}
           </p>
         )}
@@ -235,7 +236,7 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
   const [busy, startTransition] = useTransition();
   const [pausing, setPausing] = useState<CarrierRow | null>(null);
   const [resuming, setResuming] = useState<CarrierRow | null>(null);
-  const [fields, setFields] = useState<FieldError[] | undefined>();
+  const errors = useFieldErrors();
   const { data = initial } = useQuery({
     queryKey: ["carriers"],
     queryFn: () => fetchJson<CarrierRow[]>("/api/dashboard/carriers"),
@@ -247,11 +248,7 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
   function pause(carrier: CarrierRow, form: FormData) {
     startTransition(async () => {
       const result = await pauseCarrierAction({ operator: carrier.operator, reason: String(form.get("reason") ?? "") });
-      setFields(result.ok ? undefined : result.fields);
-      if (!result.ok) {
-        if (!result.fields) notify("error", result.error);
-        return;
-      }
+      if (!errors.accepted(result)) return;
       setPausing(null);
       notify("success", `${carrierName(carrier.operator)} paused: its messages wait in the queue`);
       await queryClient.invalidateQueries({ queryKey: ["carriers"] });
@@ -288,7 +285,7 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
                       size="sm"
                       variant="secondary"
                       onClick={() => {
-                        setFields(undefined);
+                        errors.setFields(undefined);
                         setPausing(carrier);
                       }}
                       aria-label={`Pause ${carrier.operator}`}
@@ -335,8 +332,8 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
         testId="pause-dialog"
       >
         {pausing && (
-          <form onSubmit={submitHandler((form) => pause(pausing, form))} className="space-y-4">
-            <Field id="pause-reason" label="Reason" hint="Kept with the pause and in the audit log." error={errorFor(fields, "reason")}>
+          <form onSubmit={submitHandler((form) => pause(pausing, form))} {...errors.formProps} className="space-y-4">
+            <Field id="pause-reason" label="Reason" hint="Kept with the pause and in the audit log." error={errors.errorFor("reason")}>
               <Textarea
                 id="pause-reason"
                 name="reason"
@@ -344,7 +341,7 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
                 rows={3}
                 maxLength={500}
                 data-autofocus
-                invalid={!!errorFor(fields, "reason")}
+                invalid={!!errors.errorFor("reason")}
               />
             </Field>
             <div className="flex justify-end gap-2">

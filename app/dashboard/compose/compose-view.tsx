@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, Input, Select, Textarea, errorFor, submitHandler } from "@/components/ui/field";
-import { cn } from "@/components/ui/cn";
+import { TabList } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toaster";
 import { MessageCounter } from "@/components/message-counter";
 import { Money } from "@/components/money";
@@ -27,6 +27,10 @@ const VALIDITY_CHOICES: Array<[string, string]> = [
 ];
 
 type Mode = "single" | "bulk";
+const SEND_MODES = [
+  { value: "single", label: "One recipient" },
+  { value: "bulk", label: "Bulk send" },
+] as const;
 
 export type ComposeProps = { senders: string[]; rates: RateTable; currency: string; available: string; initialMode: Mode };
 
@@ -69,23 +73,7 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
       <div className="space-y-6">
-        <div role="tablist" aria-label="Send to" className="inline-flex rounded-lg border border-slate-200 bg-white p-1 shadow-xs">
-          {(["single", "bulk"] as const).map((value) => (
-            <button
-              key={value}
-              role="tab"
-              type="button"
-              aria-selected={mode === value}
-              onClick={() => setMode(value)}
-              className={cn(
-                "rounded-md px-4 py-1.5 text-sm font-medium",
-                mode === value ? "bg-slate-900 text-white" : "text-slate-600 hover:text-slate-900",
-              )}
-            >
-              {value === "single" ? "One recipient" : "Bulk send"}
-            </button>
-          ))}
-        </div>
+        <TabList label="Send to" tabs={SEND_MODES} selected={mode} onSelect={setMode} />
         <Card>
           <CardHeader title="Message" />
           <CardBody className="space-y-4">

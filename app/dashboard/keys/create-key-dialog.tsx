@@ -1,11 +1,10 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
-import { useToast } from "@/components/ui/toaster";
-import type { FieldError } from "@/lib/errors";
+import { Field, Input, submitHandler } from "@/components/ui/field";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { createKeyAction, type ShownKey } from "./actions";
 
 /** Names a new key (live or test, the view's kind unless changed); the created key goes to the reveal-once dialog. */
@@ -21,19 +20,13 @@ export function CreateKeyDialog({
   /** The test data view is on: the key is a test key unless unchecked. */
   test: boolean;
 }) {
-  const notify = useToast();
   const [pending, startTransition] = useTransition();
-  const [fields, setFields] = useState<FieldError[] | undefined>();
+  const errors = useFieldErrors();
 
   function create(form: FormData) {
     startTransition(async () => {
       const result = await createKeyAction({ name: String(form.get("name") ?? ""), test: form.get("test") === "on" });
-      if (!result.ok) {
-        setFields(result.fields);
-        if (!result.fields) notify("error", result.error);
-        return;
-      }
-      setFields(undefined);
+      if (!errors.accepted(result)) return;
       onCreated(result.data);
     });
   }
@@ -46,15 +39,15 @@ export function CreateKeyDialog({
       description="Name the key after where it will live, e.g. “production server”."
       testId="create-key-dialog"
     >
-      <form id="create-key-form" onSubmit={submitHandler(create)} className="space-y-4">
-        <Field id="key-name" label="Name" error={errorFor(fields, "name")}>
+      <form id="create-key-form" onSubmit={submitHandler(create)} {...errors.formProps} className="space-y-4">
+        <Field id="key-name" label="Name" error={errors.errorFor("name")}>
           <Input
             id="key-name"
             name="name"
             required
             maxLength={100}
             data-autofocus
-            invalid={!!errorFor(fields, "name")}
+            invalid={!!errors.errorFor("name")}
             placeholder="Production server"
           />
         </Field>

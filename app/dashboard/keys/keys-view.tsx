@@ -28,6 +28,19 @@ function KeyStatus({ row }: { row: KeyRow }) {
   return <Badge tone="green">Active</Badge>;
 }
 
+function KeyStatusCell({ row }: { row: KeyRow }) {
+  return (
+    <div className="flex flex-col items-start gap-1 font-normal">
+      <KeyStatus row={row} />
+      {row.successorId && (
+        <a href={`#key-${row.successorId}`} className="text-xs text-brand-700 hover:underline" data-testid="key-successor">
+          Replaced by the newer key
+        </a>
+      )}
+    </div>
+  );
+}
+
 const columns: Column<KeyRow>[] = [
   {
     key: "name",
@@ -39,6 +52,9 @@ const columns: Column<KeyRow>[] = [
           {row.name}
         </span>
         {row.mode === "test" && <Badge tone="violet">Test</Badge>}
+        <div className="w-full sm:hidden">
+          <KeyStatusCell row={row} />
+        </div>
       </div>
     ),
   },
@@ -52,20 +68,8 @@ const columns: Column<KeyRow>[] = [
       </code>
     ),
   },
-  {
-    key: "status",
-    header: "Status",
-    cell: (row) => (
-      <div className="flex flex-col items-start gap-1">
-        <KeyStatus row={row} />
-        {row.successorId && (
-          <a href={`#key-${row.successorId}`} className="text-xs text-brand-700 hover:underline" data-testid="key-successor">
-            Replaced by the newer key
-          </a>
-        )}
-      </div>
-    ),
-  },
+  // On a phone the pinned actions column covers the columns after the name: the status shows under the name there.
+  { key: "status", header: "Status", className: "max-sm:hidden", cell: (row) => <KeyStatusCell row={row} /> },
   { key: "createdBy", header: "Created by", cell: (row) => <span data-testid="key-created-by">{row.createdBy}</span> },
   { key: "created", header: "Created", nowrap: true, cell: (row) => <Time value={row.createdAt} /> },
   { key: "lastUsed", header: "Last used", nowrap: true, cell: (row) => <RelativeTime value={row.lastUsedAt} /> },

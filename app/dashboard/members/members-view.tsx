@@ -8,12 +8,12 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input, Select, errorFor, submitHandler } from "@/components/ui/field";
+import { Field, Input, Select, submitHandler } from "@/components/ui/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { Time } from "@/components/time";
-import type { FieldError } from "@/lib/errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { addMemberAction, changeMemberRoleAction, removeMemberAction } from "./actions";
 
 export type MemberRow = { id: string; email: string; role: string; createdAt: string };
@@ -47,7 +47,7 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
   const notify = useToast();
   const [pending, startTransition] = useTransition();
   const [adding, setAdding] = useState(false);
-  const [fields, setFields] = useState<FieldError[] | undefined>();
+  const errors = useFieldErrors();
   const [added, setAdded] = useState<{ email: string; password: string } | null>(null);
   const [removing, setRemoving] = useState<MemberRow | null>(null);
   const [changingRole, setChangingRole] = useState<MemberRow | null>(null);
@@ -58,11 +58,7 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
         email: String(form.get("email") ?? ""),
         role: String(form.get("role")) as "owner" | "developer",
       });
-      setFields(result.ok ? undefined : result.fields);
-      if (!result.ok) {
-        if (!result.fields) notify("error", result.error);
-        return;
-      }
+      if (!errors.accepted(result)) return;
       setAdding(false);
       setAdded({ email: result.data.email, password: result.data.password });
       router.refresh();
@@ -139,11 +135,11 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
         description="They sign in with the email and a first password shown to you once."
         testId="add-member-dialog"
       >
-        <form id="add-member-form" onSubmit={submitHandler(add)} className="space-y-4">
-          <Field id="member-email" label="Email" error={errorFor(fields, "email")}>
-            <Input id="member-email" name="email" type="email" required data-autofocus invalid={!!errorFor(fields, "email")} />
+        <form id="add-member-form" onSubmit={submitHandler(add)} {...errors.formProps} className="space-y-4">
+          <Field id="member-email" label="Email" error={errors.errorFor("email")}>
+            <Input id="member-email" name="email" type="email" required data-autofocus invalid={!!errors.errorFor("email")} />
           </Field>
-          <Field id="member-role" label="Role" error={errorFor(fields, "role")}>
+          <Field id="member-role" label="Role" error={errors.errorFor("role")}>
             <Select id="member-role" name="role" defaultValue="developer">
               <option value="developer">Developer: keys, sends and messages</option>
               <option value="owner">Owner: everything, including members</option>

@@ -4,9 +4,9 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { Field, Input, Textarea, errorFor, submitHandler } from "@/components/ui/field";
+import { Field, Input, Textarea, submitHandler } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toaster";
-import type { FieldError } from "@/lib/errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { START_KEYWORDS, STOP_KEYWORDS } from "@/lib/opt-outs/keyword-lists";
 import { saveOptOutSettingsAction } from "./actions";
 
@@ -17,23 +17,19 @@ export function KeywordsCard({ settings, canEdit }: { settings: KeywordSettings;
   const router = useRouter();
   const notify = useToast();
   const [pending, startTransition] = useTransition();
-  const [fields, setFields] = useState<FieldError[] | undefined>();
+  const errors = useFieldErrors();
   const [confirm, setConfirm] = useState(settings.confirm);
 
   function save(form: FormData) {
     startTransition(async () => {
       const result = await saveOptOutSettingsAction({
-        stopKeywords: String(form.get("stopKeywords") ?? ""),
-        startKeywords: String(form.get("startKeywords") ?? ""),
+        stopKeywords: String(form.get("stop_keywords") ?? ""),
+        startKeywords: String(form.get("start_keywords") ?? ""),
         confirm,
-        stopReply: String(form.get("stopReply") ?? ""),
-        startReply: String(form.get("startReply") ?? ""),
+        stopReply: String(form.get("stop_reply") ?? ""),
+        startReply: String(form.get("start_reply") ?? ""),
       });
-      setFields(result.ok ? undefined : result.fields);
-      if (!result.ok) {
-        if (!result.fields) notify("error", result.error);
-        return;
-      }
+      if (!errors.accepted(result)) return;
       notify("success", "Keywords and replies saved");
       router.refresh();
     });
@@ -46,31 +42,31 @@ export function KeywordsCard({ settings, canEdit }: { settings: KeywordSettings;
         description={`A reply to one of your numbers that is only a keyword changes the list: ${[...STOP_KEYWORDS].join(", ")} and your stop words add the sender; ${[...START_KEYWORDS].join(", ")} and your start words remove it. Case, spaces and punctuation around the word do not matter.`}
       />
       <CardBody>
-        <form onSubmit={submitHandler(save)} className="space-y-4" data-testid="opt-out-keywords-form">
+        <form onSubmit={submitHandler(save)} {...errors.formProps} className="space-y-4" data-testid="opt-out-keywords-form">
           <div className="grid gap-4 sm:grid-cols-2">
             <Field
               id="stop-keywords"
               label="Your stop words"
               hint="Letters and digits, 1-20 each, separated by spaces or commas, e.g. MIRA IMA"
-              error={errorFor(fields, "stop_keywords")}
+              error={errors.errorFor("stop_keywords")}
             >
               <Input
                 id="stop-keywords"
-                name="stopKeywords"
+                name="stop_keywords"
                 defaultValue={settings.stopKeywords.join(" ")}
                 readOnly={!canEdit}
                 autoComplete="off"
-                invalid={!!errorFor(fields, "stop_keywords")}
+                invalid={!!errors.errorFor("stop_keywords")}
               />
             </Field>
-            <Field id="start-keywords" label="Your start words" hint="e.g. TANGA" error={errorFor(fields, "start_keywords")}>
+            <Field id="start-keywords" label="Your start words" hint="e.g. TANGA" error={errors.errorFor("start_keywords")}>
               <Input
                 id="start-keywords"
-                name="startKeywords"
+                name="start_keywords"
                 defaultValue={settings.startKeywords.join(" ")}
                 readOnly={!canEdit}
                 autoComplete="off"
-                invalid={!!errorFor(fields, "start_keywords")}
+                invalid={!!errors.errorFor("start_keywords")}
               />
             </Field>
           </div>
@@ -93,24 +89,24 @@ export function KeywordsCard({ settings, canEdit }: { settings: KeywordSettings;
             </span>
           </label>
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field id="stop-reply" label="Stop confirmation" hint="One SMS at most" error={errorFor(fields, "stop_reply")}>
+            <Field id="stop-reply" label="Stop confirmation" hint="One SMS at most" error={errors.errorFor("stop_reply")}>
               <Textarea
                 id="stop-reply"
-                name="stopReply"
+                name="stop_reply"
                 rows={3}
                 defaultValue={settings.stopReply}
                 readOnly={!canEdit}
-                invalid={!!errorFor(fields, "stop_reply")}
+                invalid={!!errors.errorFor("stop_reply")}
               />
             </Field>
-            <Field id="start-reply" label="Start confirmation" hint="One SMS at most" error={errorFor(fields, "start_reply")}>
+            <Field id="start-reply" label="Start confirmation" hint="One SMS at most" error={errors.errorFor("start_reply")}>
               <Textarea
                 id="start-reply"
-                name="startReply"
+                name="start_reply"
                 rows={3}
                 defaultValue={settings.startReply}
                 readOnly={!canEdit}
-                invalid={!!errorFor(fields, "start_reply")}
+                invalid={!!errors.errorFor("start_reply")}
               />
             </Field>
           </div>

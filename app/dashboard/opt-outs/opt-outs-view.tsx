@@ -5,12 +5,12 @@ import { useRef, useState, useTransition } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
+import { Field, Input, submitHandler } from "@/components/ui/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { Time } from "@/components/time";
-import type { FieldError } from "@/lib/errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { extractCandidates } from "@/lib/dashboard/check-recipient-list";
 import type { OptOutChangeRow, OptOutRow } from "@/lib/dashboard/list-opt-outs";
 import { OPT_OUT_IMPORT_CHUNK } from "@/lib/opt-outs/limits";
@@ -53,7 +53,7 @@ export function OptOutsView({
   const router = useRouter();
   const notify = useToast();
   const [pending, startTransition] = useTransition();
-  const [fields, setFields] = useState<FieldError[] | undefined>();
+  const errors = useFieldErrors();
   const [number, setNumber] = useState("");
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [report, setReport] = useState<ReportRow[]>([]);
@@ -62,11 +62,7 @@ export function OptOutsView({
   function add() {
     startTransition(async () => {
       const result = await addOptOutAction({ number });
-      setFields(result.ok ? undefined : result.fields);
-      if (!result.ok) {
-        if (!result.fields) notify("error", result.error);
-        return;
-      }
+      if (!errors.accepted(result)) return;
       notify("success", result.data.created ? `${result.data.number} opted out` : `${result.data.number} was already on the list`);
       setNumber("");
       router.refresh();
@@ -124,19 +120,17 @@ export function OptOutsView({
       <Card>
         <CardHeader title="Add numbers" description="Any written form of a Zimbabwe mobile number: +263 77…, 263 77…, 077…." />
         <CardBody className="space-y-5">
-          <form onSubmit={submitHandler(add)} className="flex flex-wrap items-end gap-3">
-            <Field id="opt-out-number" label="Phone number" error={errorFor(fields, "number")} className="min-w-64 flex-1">
+          <form onSubmit={submitHandler(add)} {...errors.formProps} className="flex flex-wrap items-end gap-3">
+            <Field id="opt-out-number" label="Phone number" error={errors.errorFor("number")} className="min-w-64 flex-1">
               <Input
                 id="opt-out-number"
+                name="number"
                 value={number}
-                onChange={(event) => {
-                  setNumber(event.target.value);
-                  setFields(undefined);
-                }}
+                onChange={(event) => setNumber(event.target.value)}
                 inputMode="tel"
                 autoComplete="off"
                 placeholder="+263 77 123 4567"
-                invalid={!!errorFor(fields, "number")}
+                invalid={!!errors.errorFor("number")}
               />
             </Field>
             <Button type="submit" disabled={pending || !number.trim()}>

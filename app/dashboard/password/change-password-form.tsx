@@ -2,9 +2,9 @@
 
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
+import { Field, Input, submitHandler } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toaster";
-import type { FieldError } from "@/lib/errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { changePasswordAction } from "./actions";
 
 export function ChangePasswordForm() {
@@ -12,7 +12,7 @@ export function ChangePasswordForm() {
   // Remounted empty after a change: nothing typed stays on the page.
   const [formKey, setFormKey] = useState(0);
   const [pending, startTransition] = useTransition();
-  const [fields, setFields] = useState<FieldError[] | undefined>();
+  const errors = useFieldErrors();
 
   function change(data: FormData) {
     startTransition(async () => {
@@ -21,11 +21,7 @@ export function ChangePasswordForm() {
         newPassword: String(data.get("newPassword") ?? ""),
         confirmPassword: String(data.get("confirmPassword") ?? ""),
       });
-      setFields(result.ok ? undefined : result.fields);
-      if (!result.ok) {
-        if (!result.fields) notify("error", result.error);
-        return;
-      }
+      if (!errors.accepted(result)) return;
       setFormKey((key) => key + 1);
       const others = result.data.endedSessions;
       notify(
@@ -36,35 +32,35 @@ export function ChangePasswordForm() {
   }
 
   return (
-    <form key={formKey} onSubmit={submitHandler(change)} className="space-y-4" data-testid="change-password-form">
-      <Field id="current-password" label="Current password" error={errorFor(fields, "currentPassword")}>
+    <form key={formKey} onSubmit={submitHandler(change)} {...errors.formProps} className="space-y-4" data-testid="change-password-form">
+      <Field id="current-password" label="Current password" error={errors.errorFor("currentPassword")}>
         <Input
           id="current-password"
           name="currentPassword"
           type="password"
           autoComplete="current-password"
           required
-          invalid={!!errorFor(fields, "currentPassword")}
+          invalid={!!errors.errorFor("currentPassword")}
         />
       </Field>
-      <Field id="new-password" label="New password" hint="At least 10 characters." error={errorFor(fields, "newPassword")}>
+      <Field id="new-password" label="New password" hint="At least 10 characters." error={errors.errorFor("newPassword")}>
         <Input
           id="new-password"
           name="newPassword"
           type="password"
           autoComplete="new-password"
           required
-          invalid={!!errorFor(fields, "newPassword")}
+          invalid={!!errors.errorFor("newPassword")}
         />
       </Field>
-      <Field id="confirm-password" label="New password again" error={errorFor(fields, "confirmPassword")}>
+      <Field id="confirm-password" label="New password again" error={errors.errorFor("confirmPassword")}>
         <Input
           id="confirm-password"
           name="confirmPassword"
           type="password"
           autoComplete="new-password"
           required
-          invalid={!!errorFor(fields, "confirmPassword")}
+          invalid={!!errors.errorFor("confirmPassword")}
         />
       </Field>
       <div className="flex justify-end">

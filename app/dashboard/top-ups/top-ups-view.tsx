@@ -8,11 +8,10 @@ import { DataTable, type Column } from "@/components/ui/data-table";
 import { Dialog } from "@/components/ui/dialog";
 import { ReasonDialog } from "@/components/ui/reason-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
-import { errorFor } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toaster";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
-import type { FieldError } from "@/lib/errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { formatMoney } from "@/lib/money";
 import { approveTopUpAction, declineTopUpAction } from "./actions";
 
@@ -61,7 +60,7 @@ export function TopUpsView({ requests }: { requests: PendingTopUp[] }) {
   const [approving, setApproving] = useState<PendingTopUp | null>(null);
   const [declining, setDeclining] = useState<PendingTopUp | null>(null);
   const [reason, setReason] = useState("");
-  const [fields, setFields] = useState<FieldError[] | undefined>();
+  const errors = useFieldErrors();
 
   function approve(request: PendingTopUp) {
     startTransition(async () => {
@@ -78,9 +77,7 @@ export function TopUpsView({ requests }: { requests: PendingTopUp[] }) {
   function decline(request: PendingTopUp) {
     startTransition(async () => {
       const result = await declineTopUpAction({ requestId: request.id, reason });
-      setFields(result.ok ? undefined : result.fields);
-      if (!result.ok) {
-        if (!result.fields) notify("error", result.error);
+      if (!errors.accepted(result)) {
         if (result.code === "CONFLICT") setDeclining(null);
         router.refresh();
         return;
@@ -109,7 +106,7 @@ export function TopUpsView({ requests }: { requests: PendingTopUp[] }) {
                 variant="secondary"
                 disabled={busy}
                 onClick={() => {
-                  setFields(undefined);
+                  errors.setFields(undefined);
                   setReason("");
                   setDeclining(row);
                 }}
@@ -162,7 +159,7 @@ export function TopUpsView({ requests }: { requests: PendingTopUp[] }) {
         fieldId="decline-reason"
         reason={reason}
         onReasonChange={setReason}
-        error={errorFor(fields, "reason")}
+        errors={errors}
         busy={busy}
         confirmLabel={declining ? `Decline ${formatMoney(BigInt(declining.amount), declining.currency)}` : ""}
         onConfirm={() => declining && decline(declining)}

@@ -2,16 +2,18 @@
 
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input, errorFor, submitHandler } from "@/components/ui/field";
+import { Field, Input, submitHandler } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { Time } from "@/components/time";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import {
   createEndpointAction,
   deleteEndpointAction,
@@ -20,21 +22,11 @@ import {
   sendTestEventAction,
   setThresholdAction,
 } from "./actions";
+import { fetchJson } from "@/lib/dashboard/fetch-json";
+import type { EndpointRow } from "@/lib/dashboard/webhook-endpoint-rows";
 
-export type EndpointRow = {
-  id: string;
-  url: string;
-  events: string[];
-  createdAt: string;
-  previousSecretExpiresAt: string | null;
-  deliveries: {
-    id: string;
-    eventType: string;
-    status: string;
-    createdAt: string;
-    attempts: { statusCode: number | null; error: string | null; latencyMs: number; attemptedAt: string }[];
-  }[];
-};
+/** Often enough that a test event's outcome shows while one looks at it; only while a delivery is pending. */
+const POLL_MS = 1_500;
 
 const EVENT_TYPES = [
   ["message.status", "Each status change of any message of the account"],
@@ -46,26 +38,37 @@ const EVENT_TYPES = [
 const STATUS_TONES: Record<string, BadgeTone> = { succeeded: "green", pending: "blue", failed: "red", abandoned: "amber" };
 
 export function EndpointsCard({
-  endpoints,
+  initial,
   canManage,
   canRedeliver,
   threshold,
 }: {
-  endpoints: EndpointRow[];
+  initial: EndpointRow[];
   canManage: boolean;
   canRedeliver: boolean;
   threshold: string;
 }) {
   const notify = useToast();
   const router = useRouter();
+  const queryClient = useQueryClient();
   const [pending, startTransition] = useTransition();
   const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
-  const [fields, setFields] = useState<{ field: string; description: string }[] | undefined>();
+  const endpointErrors = useFieldErrors();
+  const thresholdErrors = useFieldErrors();
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
+  const [confirmRotate, setConfirmRotate] = useState<string | null>(null);
+  const { data: endpoints = initial, refetch } = useQuery({
+    queryKey: ["webhook-endpoints"],
+    queryFn: () => fetchJson<EndpointRow[]>("/api/dashboard/webhooks"),
+    initialData: initial,
+    refetchInterval: (query) =>
+      query.state.data?.some((endpoint) => endpoint.deliveries.some((delivery) => delivery.status === "pending")) ? POLL_MS : false,
+  });
 
   function run(work: () => Promise<void>) {
     startTransition(async () => {
       await work();
+      await queryClient.invalidateQueries({ queryKey: ["webhook-endpoints"] });
       router.refresh();
     });
   }
@@ -73,12 +76,7 @@ export function EndpointsCard({
   const create = submitHandler((form) =>
     run(async () => {
       const result = await createEndpointAction({ url: String(form.get("url") ?? ""), events: form.getAll("events").map(String) });
-      if (!result.ok) {
-        setFields(result.fields);
-        notify("error", result.error);
-        return;
-      }
-      setFields(undefined);
+      if (!endpointErrors.accepted(result)) return;
       setSecret({ title: "Endpoint created", value: result.data.secret });
     }),
   );
@@ -86,10 +84,7 @@ export function EndpointsCard({
   const saveThreshold = submitHandler((form) =>
     run(async () => {
       const result = await setThresholdAction({ threshold: String(form.get("threshold") ?? "") });
-      notify(
-        result.ok ? "success" : "error",
-        result.ok ? "Low-balance threshold saved" : (errorFor(result.fields, "threshold") ?? result.error),
-      );
+      if (thresholdErrors.accepted(result)) notify("success", "Low-balance threshold saved");
     }),
   );
 
@@ -99,7 +94,7 @@ export function EndpointsCard({
         title="Endpoints"
         description="Account-wide webhooks: every event of the chosen types is posted to the endpoint, signed with its own secret (Standard Webhooks)."
         actions={
-          <Button variant="secondary" size="sm" onClick={() => router.refresh()} disabled={pending}>
+          <Button variant="secondary" size="sm" onClick={() => refetch()} disabled={pending}>
             Refresh
           </Button>
         }
@@ -139,18 +134,7 @@ export function EndpointsCard({
                   >
                     Send test event
                   </Button>
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    disabled={pending}
-                    onClick={() =>
-                      run(async () => {
-                        const result = await rotateEndpointAction({ id: endpoint.id });
-                        if (result.ok) setSecret({ title: "Secret rotated", value: result.data.secret });
-                        else notify("error", result.error);
-                      })
-                    }
-                  >
+                  <Button variant="secondary" size="sm" disabled={pending} onClick={() => setConfirmRotate(endpoint.id)}>
                     Rotate secret
                   </Button>
                   <Button variant="danger" size="sm" disabled={pending} onClick={() => setConfirmDelete(endpoint.id)}>
@@ -222,15 +206,20 @@ export function EndpointsCard({
         ))}
 
         {canManage && (
-          <form onSubmit={create} className="space-y-3 border-t border-slate-100 pt-4" data-testid="add-webhook-endpoint">
+          <form
+            onSubmit={create}
+            {...endpointErrors.formProps}
+            className="space-y-3 border-t border-slate-100 pt-4"
+            data-testid="add-webhook-endpoint"
+          >
             <h3 className="text-sm font-semibold text-slate-900">Add an endpoint</h3>
-            <Field id="endpoint-url" label="URL" error={errorFor(fields, "url")}>
+            <Field id="endpoint-url" label="URL" error={endpointErrors.errorFor("url")}>
               <Input
                 id="endpoint-url"
                 name="url"
                 type="url"
                 placeholder="https://example.com/tumira-events"
-                invalid={!!errorFor(fields, "url")}
+                invalid={!!endpointErrors.errorFor("url")}
               />
             </Field>
             <fieldset>
@@ -242,7 +231,7 @@ export function EndpointsCard({
                   <span className="text-slate-500">{description}</span>
                 </label>
               ))}
-              {errorFor(fields, "events") && <p className="mt-1 text-xs text-red-600">{errorFor(fields, "events")}</p>}
+              {endpointErrors.errorFor("events") && <p className="mt-1 text-xs text-red-600">{endpointErrors.errorFor("events")}</p>}
             </fieldset>
             <Button type="submit" disabled={pending}>
               Add endpoint
@@ -250,14 +239,22 @@ export function EndpointsCard({
           </form>
         )}
 
-        <form onSubmit={saveThreshold} className="space-y-3 border-t border-slate-100 pt-4">
+        <form onSubmit={saveThreshold} {...thresholdErrors.formProps} className="space-y-3 border-t border-slate-100 pt-4">
           <h3 className="text-sm font-semibold text-slate-900">Low-balance alert</h3>
           <Field
             id="low-balance-threshold"
             label="Threshold"
             hint="balance.low fires when the available balance falls below this. Empty: never."
+            error={thresholdErrors.errorFor("threshold")}
           >
-            <Input id="low-balance-threshold" name="threshold" defaultValue={threshold} className="max-w-xs" readOnly={!canManage} />
+            <Input
+              id="low-balance-threshold"
+              name="threshold"
+              defaultValue={threshold}
+              className="max-w-xs"
+              readOnly={!canManage}
+              invalid={!!thresholdErrors.errorFor("threshold")}
+            />
           </Field>
           {canManage && (
             <Button type="submit" variant="secondary" disabled={pending}>
@@ -282,6 +279,25 @@ export function EndpointsCard({
           </div>
         )}
       </Dialog>
+
+      <ConfirmDialog
+        open={confirmRotate !== null}
+        onClose={() => setConfirmRotate(null)}
+        title="Rotate this endpoint's secret?"
+        testId="rotate-endpoint-secret-dialog"
+        description="A new secret signs every delivery from now on. The old one keeps signing too for 24 hours (each delivery then carries both signatures), so update your receiver within that time."
+        confirmLabel="Rotate secret"
+        variant="primary"
+        onConfirm={() =>
+          run(async () => {
+            const result = await rotateEndpointAction({ id: confirmRotate! });
+            setConfirmRotate(null);
+            if (result.ok) setSecret({ title: "Secret rotated", value: result.data.secret });
+            else notify("error", result.error);
+          })
+        }
+        busy={pending}
+      />
 
       <ConfirmDialog
         open={confirmDelete !== null}

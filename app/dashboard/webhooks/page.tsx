@@ -4,10 +4,10 @@ import { can } from "@/lib/auth/permissions";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { WebhookSecretCard } from "./webhook-secret-card";
-import { EndpointsCard, type EndpointRow } from "./endpoints-card";
+import { EndpointsCard } from "./endpoints-card";
 import { db } from "@/lib/db/client";
 import { formatAmount } from "@/lib/money";
-import { listEndpointDeliveries, listWebhookEndpoints } from "@/lib/webhooks/webhook-endpoints";
+import { listEndpointRows } from "@/lib/dashboard/webhook-endpoint-rows";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -20,21 +20,7 @@ const EVENTS = [
 export default async function WebhooksPage() {
   const user = await requireAccountPage("account.view");
   const accountId = user.accountId;
-  const endpoints = await listWebhookEndpoints(accountId);
-  const rows: EndpointRow[] = await Promise.all(
-    endpoints.map(async (endpoint) => ({
-      id: endpoint.id,
-      url: endpoint.url,
-      events: endpoint.events,
-      createdAt: endpoint.createdAt.toISOString(),
-      previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null,
-      deliveries: (await listEndpointDeliveries(accountId, endpoint.id)).map((delivery) => ({
-        ...delivery,
-        createdAt: delivery.createdAt.toISOString(),
-        attempts: delivery.attempts.map((attempt) => ({ ...attempt, attemptedAt: attempt.attemptedAt.toISOString() })),
-      })),
-    })),
-  );
+  const rows = await listEndpointRows(accountId);
   const account = await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { lowBalanceThreshold: true } });
   return (
     <>
@@ -44,7 +30,7 @@ export default async function WebhooksPage() {
       />
       <div className="space-y-6">
         <EndpointsCard
-          endpoints={rows}
+          initial={rows}
           canManage={can(user.role, "webhooks.endpoints")}
           canRedeliver={can(user.role, "webhooks.redeliver")}
           threshold={account.lowBalanceThreshold === null ? "" : formatAmount(account.lowBalanceThreshold)}
