@@ -1,9 +1,27 @@
 import { expect, test } from "@playwright/test";
-import { closeKeyDialog, createKeyInDashboard, fixtures, signIn, snap } from "./fixtures";
+import { closeKeyDialog, createKeyInDashboard, signIn, snap } from "./fixtures";
+import { cli } from "./global-setup";
 
 test("an owner creates the first key, copies it once, and the API accepts it", async ({ page, context, request }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  await signIn(page, fixtures().owner);
+  // An account of its own: other specs give the shared owner's account keys.
+  const owner = { email: `first-key-${Date.now()}@e2e.tumira.test`, password: "e2e first key password" };
+  cli([
+    "accounts:create",
+    "--name",
+    "First Key Ltd",
+    "--currency",
+    "USD",
+    "--balance",
+    "1.00",
+    "--sender",
+    "FIRST",
+    "--owner-email",
+    owner.email,
+    "--owner-password",
+    owner.password,
+  ]);
+  await signIn(page, owner);
   await page.goto("/dashboard/keys");
   await expect(page.getByText("No API keys yet")).toBeVisible();
   await snap(page, "keys-empty");
