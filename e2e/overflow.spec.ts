@@ -168,6 +168,9 @@ test("at 390 px a key's status shows beside its name, clear of the pinned action
   await expect(status).toBeInViewport();
   const statusBox = await status.boundingBox();
   const actionsBox = await row.getByRole("button", { name: "Roll Phone width check" }).boundingBox();
+  // The pinned column's header hides the headers scrolled beneath it: its background is opaque.
+  const pinnedHeader = page.locator("thead th.sticky").first();
+  expect(await pinnedHeader.evaluate((element) => getComputedStyle(element).backgroundColor)).not.toMatch(/\/ 0?\.\d+\)|, 0?\.\d+\)$/);
   await snap(page, "overflow-keys-status-390");
   await page.setViewportSize({ width: 1366, height: 900 });
   expect(statusBox && actionsBox && statusBox.x + statusBox.width <= actionsBox.x).toBe(true);

@@ -53,7 +53,11 @@ export function DataTable<R>({
             <thead>
               <tr>
                 {columns.map((column) => (
-                  <th key={column.key} scope="col" className={cn(headClass, column.numeric && "text-right", column.className)}>
+                  <th
+                    key={column.key}
+                    scope="col"
+                    className={cn(headClass, "bg-slate-50/60", column.numeric && "text-right", column.className)}
+                  >
                     {column.header}
                   </th>
                 ))}
@@ -100,7 +104,8 @@ export function DataTable<R>({
   );
 }
 
-const headClass = "border-b border-slate-200 bg-slate-50/60 px-4 py-2.5 text-xs font-medium tracking-wide text-slate-500 uppercase";
+/** Without a background: the pinned actions column's must be opaque, the others' are not. */
+const headClass = "border-b border-slate-200 px-4 py-2.5 text-xs font-medium tracking-wide text-slate-500 uppercase";
 const cellClass = "min-w-24 border-b border-slate-100 px-4 py-3 align-middle text-slate-700";
 const stickyClass = "sticky right-0 w-px whitespace-nowrap text-right shadow-[-8px_0_8px_-8px_rgb(15_23_42/0.12)]";
 
