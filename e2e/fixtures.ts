@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import type { E2eFixtures, E2eUser } from "./global-setup";
 
 export function fixtures(): E2eFixtures {
@@ -52,14 +52,19 @@ export async function expectNoOverflow(page: Page, path: string, name: string): 
   expect(problems).toEqual([]);
 }
 
-/** Creates a key through the dashboard and returns its secret as the dialog shows it once. */
-export async function createKeyInDashboard(page: Page, name: string, { test = false } = {}): Promise<string> {
+/** Opens the Keys page's create dialog (its button reads "Create your first key" on an empty list). */
+export async function openCreateKeyDialog(page: Page): Promise<Locator> {
   await page.goto("/dashboard/keys");
   await page
     .getByRole("button", { name: /^Create (your first )?key$/ })
     .first()
     .click();
-  const dialog = page.getByTestId("create-key-dialog");
+  return page.getByTestId("create-key-dialog");
+}
+
+/** Creates a key through the dashboard and returns its secret as the dialog shows it once. */
+export async function createKeyInDashboard(page: Page, name: string, { test = false } = {}): Promise<string> {
+  const dialog = await openCreateKeyDialog(page);
   await dialog.getByLabel("Name").fill(name);
   if (test) await dialog.getByLabel(/Test key/).check();
   await dialog.getByRole("button", { name: "Create key" }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { fixtures, signIn } from "./fixtures";
+import { fixtures, openCreateKeyDialog, signIn } from "./fixtures";
 
 function focusedInsideDialog(page: Page): Promise<boolean> {
   return page.evaluate(() => document.activeElement?.closest("dialog[open]") != null);
@@ -41,12 +41,7 @@ test("Compose's tabs follow the arrow keys, Home and End, with the selected tab 
 
 test("Tab and Shift+Tab stay inside an open dialog", async ({ page }) => {
   await signIn(page, fixtures().owner);
-  await page.goto("/dashboard/keys");
-  await page
-    .getByRole("button", { name: /^Create (your first )?key$/ })
-    .first()
-    .click();
-  const dialog = page.getByTestId("create-key-dialog");
+  const dialog = await openCreateKeyDialog(page);
   await expect(dialog.getByLabel("Name")).toBeFocused();
   const stops = await dialog.evaluate(
     (element) => element.querySelectorAll("a[href], button:not([disabled]), input:not([disabled]), select, textarea").length,
