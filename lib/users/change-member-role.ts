@@ -1,12 +1,13 @@
 // An owner makes a member of their account an owner or a developer. The member's sessions end at
 // once, on every server process: they sign in again under the new role.
 import { z } from "zod";
-import { db, sql } from "@/lib/db/client";
+import { sql } from "@/lib/db/client";
 import { toDbTime } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { endUserSessions } from "@/lib/auth/user-sessions";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { accountRoles } from "./roles";
+import { lockMemberForOwner } from "./lock-members";
 
 export const changeMemberRoleSchema = z.object({
   id: z.uuid(),
@@ -21,17 +22,18 @@ export async function changeMemberRole(
       fields: [{ field: "role", description: "is yours; ask another owner" }],
     });
   }
-  const member = await db().user.findFirst({ where: { id: input.id, accountId: input.accountId, disabledAt: null } });
-  if (!member) throw AppError.notFound("Member");
-  if (member.role === input.role) return { id: member.id, role: member.role, endedSessions: 0 };
-  const endedSessions = await sql().transaction(async (tx) => {
+  const { member, endedSessions } = await sql().transaction(async (tx) => {
+    const member = await lockMemberForOwner(tx, { accountId: input.accountId, memberId: input.id, actingUserId: input.actingUserId });
+    if (member.disabledAt !== null) throw AppError.notFound("Member");
+    if (member.role === input.role) return { member, endedSessions: null };
     await tx.run(`UPDATE "User" SET "role" = ?, "sessionVersion" = "sessionVersion" + 1, "updatedAt" = ? WHERE "id" = ?`, [
       input.role,
       toDbTime(new Date()),
       member.id,
     ]);
-    return endUserSessions(tx, member.id);
+    return { member, endedSessions: await endUserSessions(tx, member.id) };
   });
+  if (endedSessions === null) return { id: member.id, role: member.role, endedSessions: 0 };
   await recordAuditEvent({
     accountId: input.accountId,
     actor: `user:${input.actingUserId}`,

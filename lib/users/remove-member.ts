@@ -1,6 +1,7 @@
-import { db } from "@/lib/db/client";
+import { sql } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { lockMemberForOwner } from "./lock-members";
 
 /**
  * Removes a member from the account. The row goes, so the session check (lib/auth/auth-options.ts)
@@ -12,9 +13,12 @@ export async function removeMember(input: { accountId: string; userId: string; a
       fields: [{ field: "user", description: "is you; ask another owner" }],
     });
   }
-  const user = await db().user.findFirst({ where: { id: input.userId, accountId: input.accountId } });
-  if (!user) throw AppError.notFound("Member");
-  await db().user.delete({ where: { id: user.id } });
+  const user = await sql().transaction(async (tx) => {
+    const member = await lockMemberForOwner(tx, { accountId: input.accountId, memberId: input.userId, actingUserId: input.actingUserId });
+    await tx.run(`DELETE FROM "UserSession" WHERE "userId" = ?`, [member.id]);
+    await tx.run(`DELETE FROM "User" WHERE "id" = ?`, [member.id]);
+    return member;
+  });
   await recordAuditEvent({
     accountId: input.accountId,
     actor: `user:${input.actingUserId}`,

@@ -66,7 +66,13 @@ describe("dashboard sessions", () => {
   });
 
   it("ends the sessions of a removed member and of a disabled user", async () => {
-    const owner = await newMember("owner-of-sessions@example.com");
+    const owner = await createUser({
+      email: "owner-of-sessions@example.com",
+      password: "a-long-password",
+      role: "owner",
+      accountId,
+      actor: "test",
+    });
     const removed = await newMember("removed@example.com");
     const disabled = await newMember("disabled@example.com");
     const removedToken = await signIn("removed@example.com");
@@ -188,5 +194,56 @@ describe("dashboard sessions", () => {
     );
     expect((notOurs as AppError).code).toBe("NOT_FOUND");
     expect((await db().user.findUniqueOrThrow({ where: { id: member.id } })).role).toBe("owner");
+  });
+
+  it("lets one of two owners removing or demoting each other at the same moment win, so the account keeps an owner", async () => {
+    const team = await createAccount({ name: "Two owners", currency: "USD", openingBalance: 0n, senders: [], actor: "test" });
+    const owner = (email: string) => createUser({ email, password: "a-long-password", role: "owner", accountId: team.id, actor: "test" });
+    const [first, second] = [await owner("first-owner@example.com"), await owner("second-owner@example.com")];
+
+    const removals = await Promise.allSettled([
+      removeMember({ accountId: team.id, userId: second.id, actingUserId: first.id }),
+      removeMember({ accountId: team.id, userId: first.id, actingUserId: second.id }),
+    ]);
+    expect(removals.map((removal) => removal.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(removals.find((removal) => removal.status === "rejected")).toMatchObject({ reason: { code: "FORBIDDEN" } });
+    const owners = await db().user.findMany({ where: { accountId: team.id, role: "owner" } });
+    expect(owners).toHaveLength(1);
+    expect(await db().auditEvent.count({ where: { accountId: team.id, action: "user.removed" } })).toBe(1);
+
+    const third = await owner("third-owner@example.com");
+    const demotions = await Promise.allSettled([
+      changeMemberRole({ id: third.id, role: "developer", accountId: team.id, actingUserId: owners[0].id }),
+      changeMemberRole({ id: owners[0].id, role: "developer", accountId: team.id, actingUserId: third.id }),
+    ]);
+    expect(demotions.map((demotion) => demotion.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(await db().user.count({ where: { accountId: team.id, role: "owner" } })).toBe(1);
+    expect(await db().auditEvent.count({ where: { accountId: team.id, action: "user.role_changed" } })).toBe(1);
+  });
+
+  it("refuses a member change by someone who is no longer an owner, changing nothing", async () => {
+    const team = await createAccount({ name: "Former owner", currency: "USD", openingBalance: 0n, senders: [], actor: "test" });
+    const former = await createUser({
+      email: "former-owner@example.com",
+      password: "a-long-password",
+      role: "developer",
+      accountId: team.id,
+      actor: "test",
+    });
+    const member = await createUser({
+      email: "kept-member@example.com",
+      password: "a-long-password",
+      role: "owner",
+      accountId: team.id,
+      actor: "test",
+    });
+
+    for (const change of [
+      () => removeMember({ accountId: team.id, userId: member.id, actingUserId: former.id }),
+      () => changeMemberRole({ id: member.id, role: "developer", accountId: team.id, actingUserId: former.id }),
+    ]) {
+      await expect(change()).rejects.toMatchObject({ code: "FORBIDDEN" });
+    }
+    expect(await db().user.findUniqueOrThrow({ where: { id: member.id } })).toMatchObject({ role: "owner", sessionVersion: 0 });
   });
 });
