@@ -1,7 +1,8 @@
 // One message with everything the detail page shows: the Sms fields, its timeline, parts and
 // receipts, the ledger rows of its charge, and its webhook deliveries with every attempt.
 // Account users see their own account's messages only (another's reads as not found); platform
-// staff see any message but not its body or webhook URLs (customer content).
+// staff see any message but not its body or webhook URLs (customer content), nor the hosts and
+// addresses its webhook errors name.
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { serializeSms } from "@/lib/messages/serialize-sms";
@@ -12,6 +13,17 @@ import { messageDetailSchema, type MessageDetail } from "./message-schemas";
 export type MessageScope = { accountId: string; test: boolean } | { platform: true };
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/**
+ * A webhook attempt's error as platform staff read it. Connection and refusal errors name the host,
+ * address or port of the customer's URL ("connect ECONNREFUSED 10.1.2.3:8443", "host hooks.example
+ * could not be resolved"), so staff get the status or the error's code only.
+ */
+function deliveryErrorForStaff(error: string | null): string | null {
+  if (error === null || /^HTTP \d{3}$/.test(error) || /^no response within \d+ ms$/.test(error)) return error;
+  if (error.startsWith("refused:")) return "refused: the URL is not allowed";
+  return /\bE[A-Z0-9_]{3,}\b/.exec(error)?.[0] ?? "connection failed";
+}
 
 export async function getMessageDetail(id: string, scope: MessageScope): Promise<MessageDetail> {
   const accountId = "accountId" in scope ? scope.accountId : undefined;
@@ -66,13 +78,13 @@ export async function getMessageDetail(id: string, scope: MessageScope): Promise
       status: delivery.status,
       attempts: delivery.attempts,
       lastStatusCode: delivery.lastStatusCode,
-      lastError: delivery.lastError,
+      lastError: staff ? deliveryErrorForStaff(delivery.lastError) : delivery.lastError,
       nextAttemptAt: delivery.nextAttemptAt.toISOString(),
       attemptLog: delivery.attemptLog.map((attempt) => ({
         id: attempt.id,
         statusCode: attempt.statusCode,
         latencyMs: attempt.latencyMs,
-        error: attempt.error,
+        error: staff ? deliveryErrorForStaff(attempt.error) : attempt.error,
         attemptedAt: attempt.attemptedAt.toISOString(),
       })),
     })),

@@ -175,6 +175,43 @@ describe("message detail and support lookup", () => {
     expect(byNumber.rows.map((row) => row.accountName).sort()).toEqual(["Alpha", "Beta"]);
     expect(parseLookupFilters({ q: "12" }).problems.map((problem) => problem.field)).toEqual(["q"]);
   });
+
+  it("shows platform staff a message's webhook attempts without the URL or the host and address its errors name", async () => {
+    const errors = [
+      "connect ECONNREFUSED 10.20.30.40:8443",
+      "refused: host hooks.beta.example could not be resolved",
+      "HTTP 502",
+      "socket hang up at hooks.beta.example",
+    ];
+    await db().webhookDelivery.create({
+      data: {
+        accountId: accountB,
+        messageId: otherId,
+        url: "https://hooks.beta.example/private-path",
+        eventType: "message.failed",
+        payload: "{}",
+        status: "failed",
+        attempts: errors.length,
+        nextAttemptAt: new Date(),
+        lastError: errors[0],
+        attemptLog: { create: errors.map((error) => ({ error, latencyMs: 5 })) },
+      },
+    });
+
+    const staffView = JSON.stringify(await getMessageDetail(otherId, { platform: true }));
+    for (const hidden of ["hooks.beta.example", "10.20.30.40", "8443", "private-path"]) expect(staffView).not.toContain(hidden);
+    const [delivery] = (await getMessageDetail(otherId, { platform: true })).webhooks;
+    expect(delivery).toMatchObject({ url: null, lastError: "ECONNREFUSED" });
+    expect(delivery.attemptLog.map((attempt) => attempt.error)).toEqual([
+      "ECONNREFUSED",
+      "refused: the URL is not allowed",
+      "HTTP 502",
+      "connection failed",
+    ]);
+    const accountView = (await getMessageDetail(otherId, { accountId: accountB, test: false })).webhooks[0];
+    expect(accountView).toMatchObject({ url: "https://hooks.beta.example/private-path", lastError: errors[0] });
+    expect(accountView.attemptLog.map((attempt) => attempt.error)).toEqual(errors);
+  });
 });
 
 describe("overview stats and ledger", () => {
