@@ -20,7 +20,10 @@ test("the bulk route refuses a null, malformed or foreign Origin with 403", asyn
   expect(sameSite.status()).toBe(415);
 });
 
-test("a server action from a foreign or null origin, or over 1 MB, gets a 4xx", async ({ page, baseURL }) => {
+test("a server action from a foreign or null origin, over 1 MB or with a body Next cannot decode, gets a 4xx", async ({
+  page,
+  baseURL,
+}) => {
   await signIn(page, fixtures().owner);
   const action = { "next-action": "0".repeat(42), "content-type": "text/plain;charset=UTF-8", accept: "text/x-component" };
   for (const origin of ["https://evil.example", "null", "http://["]) {
@@ -34,4 +37,9 @@ test("a server action from a foreign or null origin, or over 1 MB, gets a 4xx", 
   });
   expect(large.status()).toBe(413);
   expect(await large.json()).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+  for (const data of ["null", "{not json", '["$Q1"]', '["$h1"]', '["$B1"]']) {
+    const malformed = await page.request.post("/dashboard/keys", { headers: { ...action, origin: baseURL! }, data });
+    expect(malformed.status(), data).toBe(400);
+    expect(await malformed.json()).toMatchObject({ code: "BAD_REQUEST", error: expect.stringContaining("Malformed server action") });
+  }
 });

@@ -1,6 +1,6 @@
-// Server actions refused before Next runs them. Next aborts a cross-site action and one over its
-// body limit by throwing, which answers 500; these answer the client's mistake as a 4xx naming it.
-// Next's own checks stay in place behind this one.
+// Server actions refused before Next runs them. Next aborts a cross-site action, one over its body
+// limit and one whose body it cannot decode by throwing, which answers 500; these answer the client's
+// mistake as a 4xx naming it. Next's own checks stay in place behind this one.
 
 /** Next's default serverActions.bodySizeLimit (1 MB), which next.config.js keeps. */
 export const SERVER_ACTION_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -38,4 +38,37 @@ export function refuseUnsafeServerAction(request: Request): Response | null {
     );
   }
   return null;
+}
+
+/**
+ * Strings a text body may hold: an escaped "$" and the values written inline (undefined, NaN, the
+ * infinities, -0, a date, a bigint). Any other "$" string points at another part of a multipart body
+ * (a Map, a Blob, a promise, a server reference...), which a text body does not have.
+ */
+const INLINE_VALUE = /^\$(\$|undefined$|NaN$|Infinity$|-Infinity$|-0$|D|n-?\d+$)/;
+
+function namesAnotherPart(value: unknown): boolean {
+  if (typeof value === "string") return value.startsWith("$") && !INLINE_VALUE.test(value);
+  if (Array.isArray(value)) return value.some(namesAnotherPart);
+  if (value !== null && typeof value === "object") return Object.values(value).some(namesAnotherPart);
+  return false;
+}
+
+/** Why a server action's text body cannot be decoded (the arguments as a JSON array, every value inline), or null. */
+export function malformedActionBody(text: string): string | null {
+  let args: unknown;
+  try {
+    args = JSON.parse(text);
+  } catch {
+    return "The body is not JSON";
+  }
+  if (!Array.isArray(args)) return "The body must be the action's arguments as a JSON array";
+  return namesAnotherPart(args) ? "The body refers to parts only a multipart body has" : null;
+}
+
+/** A 400 for a server action whose text body Next could not decode; multipart bodies go to Next as they are. */
+export async function refuseMalformedServerAction(request: Request): Promise<Response | null> {
+  if (request.method !== "POST" || request.headers.get("content-type")?.startsWith("multipart/form-data")) return null;
+  const problem = malformedActionBody(await request.clone().text());
+  return problem ? refusal(400, "BAD_REQUEST", `Malformed server action: ${problem}`) : null;
 }
