@@ -10,7 +10,7 @@ import { applyLedgerEntry } from "./apply-ledger-entry";
 
 export const REVERSAL_PREFIX = "Reversal of credit #";
 
-export function reversalReasonPrefix(creditId: number): string {
+function reversalReasonPrefix(creditId: number): string {
   return `${REVERSAL_PREFIX}${creditId}:`;
 }
 
