@@ -9,14 +9,22 @@ import { DIST_DIR } from "@/scripts/build-server";
 import { waitFor } from "../helpers/delivery";
 
 const children: ReturnType<typeof spawn>[] = [];
+const workDirs: string[] = [];
 
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+  }
+  for (const workDir of workDirs.splice(0)) fs.rmSync(workDir, { recursive: true, force: true });
 });
 
 /** `npm run smsc`'s built entry in a directory holding only `dotEnv` as its .env, with NODE_ENV and LOG_LEVEL unset. */
 function startSimulatorIn(dotEnv: string): () => string {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "tumira-dotenv-"));
+  workDirs.push(workDir);
   fs.writeFileSync(path.join(workDir, ".env"), dotEnv);
   const env = { ...process.env, NODE_ENV: undefined, LOG_LEVEL: undefined, DATA_DIR: workDir } as unknown as NodeJS.ProcessEnv;
   const child = spawn(process.execPath, [path.join(DIST_DIR, "smsc.js")], { cwd: workDir, env, stdio: ["pipe", "pipe", "pipe"] });
