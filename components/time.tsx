@@ -48,7 +48,7 @@ export function Time({ value, seconds = false, fallback = "—" }: { value: stri
   );
 }
 
-export function formatRelative(value: string, now = Date.now()): string {
+function formatRelative(value: string, now = Date.now()): string {
   const seconds = Math.round((new Date(value).getTime() - now) / 1000);
   const units: [Intl.RelativeTimeFormatUnit, number][] = [
     ["day", 86400],

@@ -19,6 +19,8 @@ const carrierMode = z.enum(["shared", "failover"]).default("shared");
 const failoverAfterSeconds = z.coerce.number().int().min(1).max(3600).default(30);
 const givebackHoldSeconds = z.coerce.number().int().min(0).max(3600).default(10);
 
+const logLevelSchema = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info");
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z
@@ -29,7 +31,7 @@ const envSchema = z.object({
   PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   HOST: z.string().min(1).default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_LEVEL: logLevelSchema,
   DATA_DIR: z.string().min(1).default("./data"),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -94,10 +96,29 @@ export type Env = z.infer<typeof envSchema> & {
 
 let cached: Env | undefined;
 
+let dotEnvRead = false;
+
+/** A .env file in the working directory fills in what the environment does not set (never under tests). */
+function readDotEnvFile(): void {
+  if (dotEnvRead) return;
+  dotEnvRead = true;
+  if (process.env.NODE_ENV !== "test" && fs.existsSync(".env")) process.loadEnvFile(".env");
+}
+
+/**
+ * LOG_LEVEL on its own: the logger is made when lib/log.ts is first imported, before a process
+ * reads the rest of its configuration. Read from the environment or .env, and checked like the rest.
+ */
+export function getLogLevel(source: Record<string, string | undefined> = process.env): z.infer<typeof logLevelSchema> {
+  if (source === process.env) readDotEnvFile();
+  const parsed = logLevelSchema.safeParse(source.LOG_LEVEL || undefined);
+  if (!parsed.success) throw new Error(`Invalid configuration:\n  LOG_LEVEL: ${parsed.error.issues[0].message}`);
+  return parsed.data;
+}
+
 export function getEnv(): Env {
-  // A .env file in the working directory fills in what the environment does not set.
-  if (!cached && process.env.NODE_ENV !== "test" && fs.existsSync(".env")) process.loadEnvFile(".env");
   if (!cached) {
+    readDotEnvFile();
     cached = loadEnv(process.env);
     // next-auth reads NEXTAUTH_URL from the environment itself: the same value, never a blank one.
     if (!process.env.NEXTAUTH_URL) process.env.NEXTAUTH_URL = cached.NEXTAUTH_URL;

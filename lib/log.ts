@@ -1,9 +1,10 @@
 // Structured JSON logs. Every request's lines carry its request id (lib/api/request-log.ts); the redact list
 // is the last line of defence for secrets, which code must not log in the first place.
 import pino from "pino";
+import { getLogLevel } from "@/lib/env";
 
 export const logger = pino({
-  level: process.env.LOG_LEVEL ?? "info",
+  level: getLogLevel(),
   base: { service: "tumira" },
   redact: {
     paths: [

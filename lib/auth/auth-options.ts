@@ -91,12 +91,12 @@ async function startUserSession(userId: string): Promise<string> {
 }
 
 /** Ends one sign-in; a cookie naming it is refused from now on. */
-export async function endUserSession(sessionId: string): Promise<void> {
+async function endUserSession(sessionId: string): Promise<void> {
   await db().userSession.updateMany({ where: { id: sessionId, endedAt: null }, data: { endedAt: new Date() } });
 }
 
 /** The user of a cookie's session while that session is live and the user may still sign in. */
-export async function findLiveSessionUser(token: JWT) {
+async function findLiveSessionUser(token: JWT) {
   if (!token.sid) return null;
   const found = await db().userSession.findUnique({ where: { id: token.sid }, include: { user: true } });
   if (!found || found.endedAt || found.expiresAt <= new Date()) return null;

@@ -32,7 +32,7 @@ export async function requireAnyPermission(permissions: readonly Permission[]): 
 }
 
 /** For account-scoped permissions: the user and the account they act on. */
-export async function requireAccountPermission(permission: Permission): Promise<AccountUser> {
+async function requireAccountPermission(permission: Permission): Promise<AccountUser> {
   const user = await requirePermission(permission);
   if (!user.accountId) throw new AppError("FORBIDDEN", "This needs an account user");
   return user as AccountUser;

@@ -17,7 +17,7 @@ import { createUser } from "@/lib/users/create-user";
 import { createPlatformAdmin } from "@/lib/users/create-platform-admin";
 import { roleSchema } from "@/lib/users/roles";
 import { setRate } from "@/lib/rates/rates";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { setAccountRateLimit } from "@/lib/accounts/set-account-rate-limit";
 import { pauseCarrier, resumeCarrier } from "@/lib/carriers/carrier-pauses";
 import { assignInboundNumber, releaseInboundNumber } from "@/lib/inbound/inbound-numbers";
 
@@ -218,15 +218,7 @@ export const commands: Record<string, Command> = {
     async (flags) => {
       await requireAccount(flags.account);
       const limit = flags.limit === "default" ? null : Number(flags.limit);
-      await db().account.update({ where: { id: flags.account }, data: { rateLimitPerSecond: limit } });
-      await recordAuditEvent({
-        accountId: flags.account,
-        actor: ACTOR,
-        action: "account.rate_limit_set",
-        targetType: "account",
-        targetId: flags.account,
-        data: { limit },
-      });
+      await setAccountRateLimit({ accountId: flags.account, limit, actor: ACTOR });
       return { account: flags.account, rate_limit_per_second: limit ?? "default" };
     },
   ),

@@ -69,7 +69,7 @@ export function dayRange(from?: string, to?: string): { gte?: Date; lt?: Date } 
 }
 
 /** Next's searchParams value: the first one when repeated. */
-export function firstParam(value: string | string[] | undefined): string | undefined {
+function firstParam(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 

@@ -6,6 +6,7 @@ import { dayOfColumn, toDbTime } from "@/lib/db/sql";
 import { operators, type Operator } from "@/lib/carriers/operators";
 import { parseOneOf, parseRows } from "@/lib/db/stores/shared/rows";
 import { isTestView, type ViewMode } from "./view-mode";
+import { SQL_STATUS } from "@/lib/model/message-status";
 
 export const STATS_DAYS = 14;
 
@@ -33,7 +34,7 @@ function lastDays(now: Date): string[] {
 export async function getAccountStats(accountId: string, mode: ViewMode, now = new Date()): Promise<AccountStats> {
   const days = lastDays(now);
   const since = toDbTime(new Date(`${days[0]}T00:00:00Z`));
-  const outcome = `CASE WHEN "status" = 'failed' THEN 'failed' WHEN "deliveredAt" IS NOT NULL THEN 'delivered' WHEN "status" = 'success' THEN 'sent' ELSE 'inFlight' END`;
+  const outcome = `CASE WHEN "status" = ${SQL_STATUS.failed} THEN 'failed' WHEN "deliveredAt" IS NOT NULL THEN 'delivered' WHEN "status" = ${SQL_STATUS.success} THEN 'sent' ELSE 'inFlight' END`;
   const [messages, spend] = await Promise.all([
     sql().all(
       `SELECT ${dayOf(`"createdAt"`)} AS "day", "operator", ${outcome} AS "outcome", COUNT(*) AS "count"

@@ -7,7 +7,7 @@ export type ViewMode = "live" | "test";
 
 export const VIEW_MODE_COOKIE = "tumira_view";
 
-export function viewModeOf(value: string | undefined): ViewMode {
+function viewModeOf(value: string | undefined): ViewMode {
   return value === "test" ? "test" : "live";
 }
 

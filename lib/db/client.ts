@@ -35,7 +35,7 @@ export function sql(): Sql {
   return getDatabase().sql;
 }
 
-export function openDatabase(url: string, options?: OpenSqlOptions): Database {
+function openDatabase(url: string, options?: OpenSqlOptions): Database {
   const kind = databaseKind(url);
   const raw = openSql(url, options);
   if (kind === "sqlite") {

@@ -12,7 +12,7 @@ const POSTGRES_LOCK_ID = 7_247_722;
 export type Migration = { name: string; sql: string; checksum: string };
 export type MigrationStatus = { applied: string[]; pending: string[]; current: boolean };
 
-export function migrationsDir(dialect: Dialect): string {
+function migrationsDir(dialect: Dialect): string {
   return path.join(process.cwd(), "prisma", "migrations", dialect);
 }
 

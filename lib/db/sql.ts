@@ -135,7 +135,7 @@ function valuesByName(names: string[], params: Readonly<Record<string, unknown>>
 }
 
 /** The statement and its values by position, whichever way they were given. */
-export function bindParams(text: string, params: Params = []): { text: string; values: readonly unknown[] } {
+function bindParams(text: string, params: Params = []): { text: string; values: readonly unknown[] } {
   if (Array.isArray(params)) return { text, values: params };
   const statement = toPositional(text);
   return { text: statement.text, values: valuesByName(statement.names, params as Readonly<Record<string, unknown>>) };

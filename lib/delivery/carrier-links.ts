@@ -16,6 +16,7 @@ import { priorities, type Priority } from "@/lib/model/sends";
 import { bindRoles, type BindRole } from "@/lib/smpp/carrier-config";
 import { listCarrierPauses } from "@/lib/carriers/carrier-pauses";
 import { latencyQuantileMs, mergeMinutes, receiptsAwaited, type MinuteStats } from "./hour-stats";
+import { SQL_STATUS } from "@/lib/model/message-status";
 
 /** bound, binding and backing-off come from the connection; paused and down are the dispatcher's view. */
 export const linkStates = ["bound", "binding", "backing-off", "paused", "down", "stopped"] as const;
@@ -136,7 +137,7 @@ export async function readQueueStats(): Promise<Map<Operator, QueueStats>> {
     const [counted] = parseRows(
       await database.all(
         `SELECT COUNT(*) AS "depth", COALESCE(SUM(CASE WHEN "turn" < ? THEN 1 ELSE 0 END), 0) AS "high"
-         FROM "Message" WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ?`,
+         FROM "Message" WHERE "status" = ${SQL_STATUS.enqueued} AND "operator" = ? AND "test" = ?`,
         [highBefore, operator, false],
       ),
       { depth: "integer", high: "integer" },
@@ -148,7 +149,7 @@ export async function readQueueStats(): Promise<Map<Operator, QueueStats>> {
       const first = parseRowOrNull(
         await database.get(
           `SELECT "receivedAt" FROM "Message"
-           WHERE "status" = 'enqueued' AND "operator" = ? AND "test" = ? AND ${turnsOf[priority]} ORDER BY "turn" LIMIT 1`,
+           WHERE "status" = ${SQL_STATUS.enqueued} AND "operator" = ? AND "test" = ? AND ${turnsOf[priority]} ORDER BY "turn" LIMIT 1`,
           [operator, false, highBefore],
         ),
         { receivedAt: "time" },

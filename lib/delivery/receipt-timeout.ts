@@ -17,6 +17,7 @@ import { valuesTable } from "@/lib/db/batch-lists";
 import type { Logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
 import { RECEIPT_TIMEOUT_EVENT } from "@/lib/messages/message-timeline";
+import { SQL_STATUS } from "@/lib/model/message-status";
 
 const SWEEP_ROW = 1;
 const DEFAULT_INTERVAL_MS = 5 * 60_000;
@@ -101,7 +102,7 @@ async function sweepBatch(database: Sql, timeoutMs: number, batchSize: number, n
     const events = await tx.all(
       `INSERT INTO "MessageEvent" ("messageId", "kind", "detail", "createdAt")
        SELECT m."id", ?, ?, ? FROM (SELECT DISTINCT v.column1 AS "id" FROM ${ids.text}) w CROSS JOIN "Message" m
-       WHERE m."id" = w."id" AND m."status" = 'success' AND m."deliveredAt" IS NULL
+       WHERE m."id" = w."id" AND m."status" = ${SQL_STATUS.success} AND m."deliveredAt" IS NULL
          AND NOT EXISTS (SELECT 1 FROM "MessageEvent" e WHERE e."messageId" = m."id" AND e."kind" = ?)
        RETURNING "messageId"`,
       [RECEIPT_TIMEOUT_EVENT, describeReceiptTimeout(timeoutMs), at, ...ids.params, RECEIPT_TIMEOUT_EVENT],

@@ -92,14 +92,6 @@ export async function listInboundNumbers(accountId: string): Promise<InboundNumb
   return db().inboundNumber.findMany({ where: { accountId }, orderBy: [{ number: "asc" }, { scope: "asc" }] });
 }
 
-/** The account holding a destination on a carrier: the carrier's own assignment wins over an all-carrier one. */
-export async function accountForDestination(destination: string, operator: string): Promise<string | null> {
-  const number = normalizeInboundNumber(destination);
-  if (!number) return null;
-  const rows = await db().inboundNumber.findMany({ where: { number, scope: { in: [operator, ALL_CARRIERS] } } });
-  return (rows.find((row) => row.scope === operator) ?? rows.find((row) => row.scope === ALL_CARRIERS))?.accountId ?? null;
-}
-
 export type AssignedNumber = InboundNumberRow & { accountName: string };
 
 /** Every assigned number with its account's name, by number. */

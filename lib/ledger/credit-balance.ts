@@ -3,7 +3,7 @@ import type { SqlExecutor } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { formatAmount, MAX_BALANCE } from "@/lib/money";
-import { checkLowBalance } from "@/lib/webhooks/low-balance";
+import { emitBalanceLowCrossings } from "@/lib/webhooks/low-balance";
 import { applyLedgerEntry } from "./apply-ledger-entry";
 
 export async function creditBalance(input: {
@@ -43,7 +43,7 @@ export async function creditBalance(input: {
     targetId: input.accountId,
     data: { amount: input.amount.toString(), reason: input.reason ?? "", ...input.auditData },
   });
-  await checkLowBalance([input.accountId]);
+  await emitBalanceLowCrossings([input.accountId]);
   return { balance };
 }
 

@@ -5,12 +5,12 @@ import { sql } from "@/lib/db/client";
 import { parseRowOrNull } from "@/lib/db/stores/shared/rows";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { checkLowBalance } from "@/lib/webhooks/low-balance";
+import { emitBalanceLowCrossings } from "@/lib/webhooks/low-balance";
 import { applyLedgerEntry } from "./apply-ledger-entry";
 
 export const REVERSAL_PREFIX = "Reversal of credit #";
 
-export function reversalReasonPrefix(creditId: number): string {
+function reversalReasonPrefix(creditId: number): string {
   return `${REVERSAL_PREFIX}${creditId}:`;
 }
 
@@ -64,7 +64,7 @@ export async function reverseCredit(input: {
     targetId: String(input.creditId),
     data: { amount: result.amount.toString(), note },
   });
-  await checkLowBalance([input.accountId]);
+  await emitBalanceLowCrossings([input.accountId]);
   return result;
 }
 

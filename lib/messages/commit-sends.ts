@@ -10,7 +10,7 @@ import { AcceptedMessage, type AcceptedSend, type PreparedSend, type SendFields,
 import type { SendOutcome } from "@/lib/db/stores/types";
 import { timeOrderedUuid } from "@/lib/model/ids";
 import { withoutOptedOut } from "./opt-out-check";
-import { checkLowBalance } from "@/lib/webhooks/low-balance";
+import { emitBalanceLowCrossings } from "@/lib/webhooks/low-balance";
 import { sql } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 import { hasStatusEndpoints, refreshEndpointCache } from "@/lib/webhooks/account-events";
@@ -26,7 +26,9 @@ export async function commitSends(sends: PreparedSend[]): Promise<SendOutcome[]>
   const outcomes = await getStores().messages.commitSends(sends, priceSend);
   const accepted = outcomes.reduce((count, outcome) => count + (outcome instanceof Error ? 0 : outcome.messages.length), 0);
   if (accepted > 0) metrics().messagesAccepted.inc(accepted);
-  await checkLowBalance(sends.filter((send, index) => !send.test && !(outcomes[index] instanceof Error)).map((send) => send.accountId));
+  await emitBalanceLowCrossings(
+    sends.filter((send, index) => !send.test && !(outcomes[index] instanceof Error)).map((send) => send.accountId),
+  );
   await queueAcceptedStatuses(sends, outcomes);
   return outcomes;
 }

@@ -10,7 +10,7 @@ const NOT_IN_CSV = new Set(["priority", "send_at", "validity_period"]);
 /** The Sms object's fields in its order, then the bulk send the message belongs to. */
 export const MESSAGE_CSV_COLUMNS = [...Object.keys(smsSchema.shape).filter((column) => !NOT_IN_CSV.has(column)), "bulk_id"] as const;
 
-export function messageCsvLine(message: FoundMessage): string {
+function messageCsvLine(message: FoundMessage): string {
   const sms: Record<string, string | number | null> = serializeSms(message);
   const values = MESSAGE_CSV_COLUMNS.map((column) => String((column === "bulk_id" ? message.bulkSendId : sms[column]) ?? ""));
   return csvLine(values);

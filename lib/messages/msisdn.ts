@@ -18,7 +18,7 @@ const PREFIX_OPERATORS: Record<string, Operator> = { "71": "netone", "73": "tele
  */
 const PLAIN_MOBILE = /^(?:\+263|263|0)(7(?:[178]\d|3[1-9])\d{6})$/;
 
-export function operatorOfMobilePrefix(nationalNumber: string): Operator | undefined {
+function operatorOfMobilePrefix(nationalNumber: string): Operator | undefined {
   return PREFIX_OPERATORS[nationalNumber.slice(0, 2)];
 }
 

@@ -1,5 +1,6 @@
 // The message state machine: the statuses a message takes, the moves between them and the final
-// state. Stores write these constants into their SQL; nothing else spells a status.
+// state. SQL names a status through SQL_STATUS, so a statement cannot misspell one; code compares
+// the typed MessageStatus values.
 //
 //   created ──► enqueued ──► processing ──► success ──► failed
 //                  ▲             │  │                     ▲

@@ -15,7 +15,7 @@ import { senderNameKey } from "@/lib/senders/sender-name";
 export const CONFIRMATION_ACTOR = "system:opt-out-confirmation";
 
 /** The sender id of a reply from this inbound number: the number itself if approved, else the first approved one. */
-export async function replySenderFor(accountId: string, inboundNumber: string): Promise<string | null> {
+async function replySenderFor(accountId: string, inboundNumber: string): Promise<string | null> {
   const keys = [senderNameKey(inboundNumber), senderNameKey(inboundNumber.replace(/^\+/, ""))];
   const rows = parseRows(
     await sql().all(

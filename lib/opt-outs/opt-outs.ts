@@ -26,7 +26,7 @@ export function findOptedOut(accountId: string, numbers: readonly string[]): Pro
 }
 
 /** The number in E.164, or a VALIDATION_ERROR naming `field`. */
-export function parseOptOutNumber(raw: unknown, field = "number"): string {
+function parseOptOutNumber(raw: unknown, field = "number"): string {
   if (typeof raw !== "string") throw AppError.validation([{ field, description: "must be a phone number as a string" }]);
   const parsed = parseMsisdn(raw);
   if (!parsed.ok) throw AppError.validation([{ field, description: parsed.reason }]);

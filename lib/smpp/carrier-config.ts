@@ -127,7 +127,7 @@ const carrierSettingsOf: Record<Operator, (env: Env) => CarrierSettings> = {
  * One carrier's binds from its SMPP_<CARRIER> value (one URL, or several separated by commas). In
  * shared mode `tps` is the carrier's cap: given on the first URL, the others give the same or none.
  */
-export function parseCarrierBinds(operator: Operator, settings: CarrierSettings & { url: string }): CarrierBinds {
+function parseCarrierBinds(operator: Operator, settings: CarrierSettings & { url: string }): CarrierBinds {
   const variable = `SMPP_${operator.toUpperCase()}`;
   const texts = settings.url.split(",").map((text) => text.trim());
   if (texts.some((text) => text === "")) throw new Error(`${variable}: an empty URL in the list (URLs are separated by single commas)`);

@@ -28,11 +28,11 @@ export async function setLowBalanceThreshold(input: { accountId: string; thresho
     targetId: input.accountId,
     data: { threshold: input.threshold?.toString() ?? null },
   });
-  await checkLowBalance([input.accountId]);
+  await emitBalanceLowCrossings([input.accountId]);
 }
 
 /** Fires balance.low for each of these accounts whose balance has just crossed below its threshold. */
-export async function checkLowBalance(accountIds: Iterable<string>): Promise<void> {
+export async function emitBalanceLowCrossings(accountIds: Iterable<string>): Promise<void> {
   await refreshEndpointCache();
   for (const accountId of new Set(accountIds)) {
     if (!hasLowBalanceThreshold(accountId)) continue;

@@ -45,8 +45,8 @@ function view(row: {
   return { id: row.id, url: row.url, events: parseEvents(row.events), createdAt: row.createdAt, previousSecretExpiresAt: graceLeft };
 }
 
-/** Checks the event list: at least one, each a known type; duplicates collapse. */
-export function checkEvents(events: string[]): AccountEventType[] {
+/** The event types an endpoint asks for: at least one, each a known type; duplicates collapse. */
+function parseEventTypes(events: string[]): AccountEventType[] {
   if (events.length === 0) throw AppError.validation([{ field: "events", description: "must name at least one event type" }]);
   events.forEach((type, index) => {
     if (!(ACCOUNT_EVENT_TYPES as readonly string[]).includes(type))
@@ -61,7 +61,7 @@ export async function createWebhookEndpoint(input: {
   events: string[];
   actor: string;
 }): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
-  const events = checkEvents(input.events);
+  const events = parseEventTypes(input.events);
   const { url } = await checkWebhookUrl(input.url, "url");
   const count = await db().webhookEndpoint.count({ where: { accountId: input.accountId, disabledAt: null } });
   if (count >= MAX_ENDPOINTS)

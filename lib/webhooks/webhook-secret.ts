@@ -25,6 +25,13 @@ export async function getWebhookSecret(accountId: string): Promise<string> {
   return decryptSecret(stored.webhookSecretEnc!);
 }
 
+/** The secret as shown to an owner who asks for it: each reveal is an audit event. */
+export async function revealWebhookSecret(accountId: string, actor: string): Promise<string> {
+  const secret = await getWebhookSecret(accountId);
+  await recordAuditEvent({ accountId, actor, action: "webhook_secret.revealed", targetType: "account", targetId: accountId });
+  return secret;
+}
+
 /** Replaces the secret; returns the new one. The old one stops signing at once. */
 export async function rotateWebhookSecret(accountId: string, actor: string): Promise<string> {
   const secret = generateWebhookSecret();

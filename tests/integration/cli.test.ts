@@ -215,4 +215,23 @@ describe("cli", () => {
       ["carrier.resumed", "telecel", "cli", {}],
     ]);
   });
+
+  it("accounts:rate-limit sets an account's limit and resets it with default, audited, refusing bad input", async () => {
+    const { id } = await createAccount();
+    expect(await ok(["accounts:rate-limit", "--account", id, "--limit", "500"])).toEqual({ account: id, rate_limit_per_second: 500 });
+    expect((await db().account.findUniqueOrThrow({ where: { id } })).rateLimitPerSecond).toBe(500);
+    expect(await ok(["accounts:rate-limit", "--account", id, "--limit", "default"])).toEqual({
+      account: id,
+      rate_limit_per_second: "default",
+    });
+    expect((await db().account.findUniqueOrThrow({ where: { id } })).rateLimitPerSecond).toBeNull();
+    const audit = await db().auditEvent.findMany({ where: { action: "account.rate_limit_set", targetId: id }, orderBy: { id: "asc" } });
+    expect(audit.map((event) => [event.accountId, event.actor, JSON.parse(event.data)])).toEqual([
+      [id, "cli", { limit: 500 }],
+      [id, "cli", { limit: null }],
+    ]);
+
+    await refused(["accounts:rate-limit", "--account", id, "--limit", "0"], /--limit must be a whole number/);
+    await refused(["accounts:rate-limit", "--account", crypto.randomUUID(), "--limit", "5"], /No account with id/);
+  });
 });

@@ -7,7 +7,8 @@ import { createApiKey } from "@/lib/keys/create-api-key";
 import { assignInboundNumber } from "@/lib/inbound/inbound-numbers";
 import { storeMobileOriginated } from "@/lib/inbound/store-inbound";
 import { mobileOriginatedFromDeliverSm } from "@/lib/smpp/mobile-originated";
-import { inboundListEnvelopeSchema, inboundMessageSchema } from "@/lib/api/inbound/inbound-schemas";
+import { inboundListEnvelopeSchema } from "@/lib/api/inbound/inbound-schemas";
+import { inboundMessageSchema } from "@/lib/inbound/serialize-inbound";
 import { expectKitError, seedAccount, useApiServer, type SeededAccount } from "../helpers/api-test-server";
 import { waitFor } from "../helpers/delivery";
 

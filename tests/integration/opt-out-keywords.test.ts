@@ -8,6 +8,7 @@ import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { assignInboundNumber } from "@/lib/inbound/inbound-numbers";
 import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
+import { inboundMessageSchema } from "@/lib/inbound/serialize-inbound";
 import { useTestDatabase } from "../helpers/test-database";
 import { startWebhookReceiver, type ReceivedPost, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { carrierUrls, createSendingAccount, setEnv, startTestSimulator, waitFor, type TestSimulator } from "../helpers/delivery";
@@ -67,7 +68,10 @@ describe("opt-out keywords in inbound messages", () => {
     await waitFor(async () => received.length >= 2, "two events");
     const afterStop = eventsVerifiedWith(secret);
     expect(afterStop.map((event) => event.type).sort()).toEqual(["message.received", "opt_out.changed"]);
-    expect(afterStop.find((event) => event.type === "message.received")!.data).toMatchObject({
+    const receivedData = afterStop.find((event) => event.type === "message.received")!.data;
+    // The InboundMessage object of GET /api/v1/inbound/{id}, field for field.
+    expect(receivedData).toEqual(inboundMessageSchema.strict().parse(receivedData));
+    expect(receivedData).toMatchObject({
       from: SENDER,
       to: NUMBER,
       message: " Stop. ",

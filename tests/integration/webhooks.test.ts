@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
-import { getWebhookSecret, rotateWebhookSecret } from "@/lib/webhooks/webhook-secret";
+import { getWebhookSecret, revealWebhookSecret, rotateWebhookSecret } from "@/lib/webhooks/webhook-secret";
 import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
 import { useTestDatabase } from "../helpers/test-database";
 import { startWebhookReceiver, type ReceivedPost, type WebhookReceiver } from "../helpers/webhook-receiver";
@@ -192,5 +192,19 @@ describe("webhooks", () => {
     expect(rotated).not.toBe(secrets[0]);
     expect(await getWebhookSecret(accountId)).toBe(rotated);
     expect(await db().auditEvent.count({ where: { accountId, action: "webhook_secret.rotated" } })).toBe(1);
+  });
+
+  it("records each reveal of the secret as an audit event naming who asked, never the secret", async () => {
+    const accountId = await createSendingAccount();
+    const secret = await revealWebhookSecret(accountId, "user:owner");
+    expect(secret).toBe(await getWebhookSecret(accountId));
+    expect(await revealWebhookSecret(accountId, "user:owner")).toBe(secret);
+    const reveals = await db().auditEvent.findMany({ where: { accountId, action: "webhook_secret.revealed" } });
+    expect(reveals.map((event) => [event.actor, event.targetId])).toEqual([
+      ["user:owner", accountId],
+      ["user:owner", accountId],
+    ]);
+    expect(reveals.every((event) => !event.data.includes(secret.slice(6)))).toBe(true);
+    await expect(revealWebhookSecret(crypto.randomUUID(), "user:owner")).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

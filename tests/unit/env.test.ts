@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ENV_VARIABLES, getEnv, loadEnv, publishLocalSecrets, resetEnvForTests } from "@/lib/env";
+import { ENV_VARIABLES, getEnv, getLogLevel, loadEnv, publishLocalSecrets, resetEnvForTests } from "@/lib/env";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tumira-env-"));
 
@@ -34,6 +34,13 @@ describe("env", () => {
     for (const bad of ["0", "-2", "1.5", "two"])
       expect(() => loadEnv({ DATA_DIR: dataDir, HTTP_PROCESSES: bad })).toThrow(/HTTP_PROCESSES/);
     for (const bad of ["0", "1.5", "ten"]) expect(() => loadEnv({ DATA_DIR: dataDir, PG_POOL_SIZE: bad })).toThrow(/PG_POOL_SIZE/);
+  });
+
+  it("reads LOG_LEVEL for the logger on its own, info when unset or blank, and names it when it is not a level", () => {
+    expect(getLogLevel({})).toBe("info");
+    expect(getLogLevel({ LOG_LEVEL: "" })).toBe("info");
+    expect(getLogLevel({ LOG_LEVEL: "debug" })).toBe("debug");
+    expect(() => getLogLevel({ LOG_LEVEL: "verbose" })).toThrow(/^Invalid configuration:\n {2}LOG_LEVEL: /);
   });
 
   it("reads PG_POOL_SIZE as a whole number of connections, 10 when unset", () => {

@@ -2,26 +2,16 @@
 
 import { z } from "zod";
 import { accountIdOf, defineAction, userActor } from "@/lib/dashboard/define-action";
-import { getWebhookSecret, rotateWebhookSecret } from "@/lib/webhooks/webhook-secret";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { revealWebhookSecret, rotateWebhookSecret } from "@/lib/webhooks/webhook-secret";
 import { AppError } from "@/lib/errors";
 import { parseAmount } from "@/lib/money";
 import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
 import { setLowBalanceThreshold } from "@/lib/webhooks/low-balance";
 import { createWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookEndpointSecret, sendTestEvent } from "@/lib/webhooks/webhook-endpoints";
 
-export const revealWebhookSecretAction = defineAction("webhooks.secret", z.object({}), async (_input, user) => {
-  const accountId = accountIdOf(user);
-  const secret = await getWebhookSecret(accountId);
-  await recordAuditEvent({
-    accountId,
-    actor: userActor(user),
-    action: "webhook_secret.revealed",
-    targetType: "account",
-    targetId: accountId,
-  });
-  return { secret };
-});
+export const revealWebhookSecretAction = defineAction("webhooks.secret", z.object({}), async (_input, user) => ({
+  secret: await revealWebhookSecret(accountIdOf(user), userActor(user)),
+}));
 
 export const rotateWebhookSecretAction = defineAction("webhooks.secret", z.object({}), async (_input, user) => ({
   secret: await rotateWebhookSecret(accountIdOf(user), userActor(user)),

@@ -7,13 +7,8 @@ import { parseJsonRequest, parseUuid } from "@/lib/api/parse-request";
 import { AppError } from "@/lib/errors";
 import { encodeInboundCursor, getInbound, listInbound } from "@/lib/inbound/list-inbound";
 import { queueInboundSimulation } from "@/lib/inbound/simulate-inbound";
-import {
-  inboundListEnvelopeSchema,
-  parseInboundSearch,
-  serializeInbound,
-  simulateInboundRequestSchema,
-  simulatedInboundSchema,
-} from "./inbound-schemas";
+import { inboundListEnvelopeSchema, parseInboundSearch, simulateInboundRequestSchema, simulatedInboundSchema } from "./inbound-schemas";
+import { serializeInbound } from "@/lib/inbound/serialize-inbound";
 
 async function listInboundMessages(context: AuthedContext): Promise<ApiResponse> {
   const { search, limit, cursor } = parseInboundSearch(context.request.url, context.auth.accountId, context.auth.mode);

@@ -5,7 +5,8 @@ import { AppError } from "@/lib/errors";
 import { queryTimeSchema, readQueryFields } from "@/lib/api/parse-request";
 import { normalizeInboundNumber } from "@/lib/inbound/inbound-numbers";
 import type { InboundMode } from "@/lib/inbound/inbound-listeners";
-import { decodeInboundCursor, type InboundCursor, type InboundRecord, type InboundSearch } from "@/lib/inbound/list-inbound";
+import { decodeInboundCursor, type InboundCursor, type InboundSearch } from "@/lib/inbound/list-inbound";
+import { inboundMessageSchema } from "@/lib/inbound/serialize-inbound";
 
 export const DEFAULT_INBOUND_LIMIT = 50;
 export const MAX_INBOUND_LIMIT = 1000;
@@ -29,20 +30,6 @@ export const inboundSearchQuerySchema = z
       .meta({ description: "The `next_cursor` of the previous page" }),
   })
   .meta({ id: "InboundSearchQuery" });
-
-export const inboundMessageSchema = z
-  .object({
-    id: z.uuid(),
-    from: z.string().describe("The sender's phone number, E.164 where it reads as one"),
-    to: z.string().describe("The account's number or short code it was sent to"),
-    message: z.string().describe("The text, reassembled when it came in parts; binary data as hex"),
-    operator: z.string().describe("The carrier it came from: econet, netone or telecel"),
-    received_at: z.iso.datetime({ offset: true }),
-    encoding: z.enum(["gsm7", "ucs2", "latin1", "binary"]),
-    segments: z.int().describe("Parts it came in"),
-    complete: z.boolean().describe("False when some of its parts never came within the reassembly timeout: `message` holds those that did"),
-  })
-  .meta({ id: "InboundMessage" });
 
 export const inboundListEnvelopeSchema = z
   .object({
@@ -72,20 +59,6 @@ export const simulatedInboundSchema = z
     operator: z.string().describe("The simulated carrier bind it arrives over"),
   })
   .meta({ id: "SimulatedInbound" });
-
-export function serializeInbound(message: InboundRecord): z.infer<typeof inboundMessageSchema> {
-  return {
-    id: message.id,
-    from: message.from,
-    to: message.to,
-    message: message.body,
-    operator: message.operator,
-    received_at: message.receivedAt.toISOString(),
-    encoding: message.encoding as z.infer<typeof inboundMessageSchema>["encoding"],
-    segments: message.segments,
-    complete: message.complete,
-  };
-}
 
 /** The query string as a search of the account's inbound messages; a bad filter is a VALIDATION_ERROR naming each field. */
 export function parseInboundSearch(

@@ -32,11 +32,11 @@ import {
 import { inboundRoutes } from "@/lib/api/inbound/inbound-routes";
 import {
   inboundListEnvelopeSchema,
-  inboundMessageSchema,
   inboundSearchQuerySchema,
   simulatedInboundSchema,
   simulateInboundRequestSchema,
 } from "@/lib/api/inbound/inbound-schemas";
+import { inboundMessageSchema } from "@/lib/inbound/serialize-inbound";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 const COMPONENT_REF = "#/components/schemas/";

@@ -28,7 +28,7 @@ function openStores(database: Sql): Stores {
   };
 }
 
-export function storesFor(database: Sql): Stores {
+function storesFor(database: Sql): Stores {
   let stores = storesOf.get(database);
   if (!stores) {
     stores = openStores(database);
