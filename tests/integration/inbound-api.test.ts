@@ -208,3 +208,33 @@ describe("POST /api/v1/inbound/simulate", () => {
     expect(notOurs.body.error.validation_errors.map((error: { field: string }) => error.field)).toEqual(["to", "message"]);
   });
 });
+
+describe("POST /api/v1/inbound/simulate on a number shared between accounts", () => {
+  const SHARED = "+263780000203";
+
+  beforeAll(async () => {
+    await assignInboundNumber({ accountId: acme.accountId, number: SHARED, operator: null, actor: "test" });
+    await assignInboundNumber({ accountId: other.accountId, number: SHARED, operator: "econet", actor: "test" });
+  });
+
+  it("refuses `to` on a carrier where another account's assignment receives the number, and queues nothing", async () => {
+    const before = await db().inboundSimulation.count();
+    const call = await api("POST", "/api/v1/inbound/simulate", {
+      token: acmeTestToken,
+      body: { from: "+263771234567", to: SHARED, message: "for acme" },
+    });
+    expectKitError(call, 400, "VALIDATION_ERROR");
+    expect(call.body.error.validation_errors).toEqual([{ field: "to", description: "is not one of the account's numbers on econet" }]);
+    expect(await db().inboundSimulation.count()).toBe(before);
+  });
+
+  it("accepts `to` on a carrier where the account's all-carrier assignment receives it", async () => {
+    const call = await api("POST", "/api/v1/inbound/simulate", {
+      token: acmeTestToken,
+      body: { from: "+263711234567", to: SHARED, message: "netone reply" },
+    });
+    expect(call.status).toBe(202);
+    const stored = await waitFor(() => db().inboundMessage.findFirst({ where: { to: SHARED, body: "netone reply" } }), "the netone reply");
+    expect(stored.accountId).toBe(acme.accountId);
+  });
+});
