@@ -39,7 +39,7 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
         title="Inbox"
         description="Messages people sent to your numbers and short codes, one conversation per phone number: what you sent it and what it sent you, in time order."
       />
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-1">
           <Card>
             <CardHeader
@@ -128,7 +128,7 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
                             entry.direction === "out" ? "bg-brand-50 text-slate-900" : "bg-slate-100 text-slate-900"
                           }`}
                         >
-                          <p className="break-words whitespace-pre-wrap">{entry.body}</p>
+                          <p className="wrap-anywhere whitespace-pre-wrap">{entry.body}</p>
                           <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-500">
                             <Time value={entry.at.toISOString()} />
                             {entry.direction === "in" ? (
