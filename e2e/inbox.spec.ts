@@ -14,6 +14,8 @@ test("an admin assigns an inbound number to an account on the Accounts page", as
   await form.getByLabel("Number or short code").fill("0780 000 900");
   await form.getByRole("button", { name: "Assign" }).click();
   await expect(page.getByTestId("number-row").filter({ hasText: NUMBER })).toContainText("E2E Ltd");
+  // The carrier in the dashboard's words, as the owner's Inbox names it.
+  await expect(page.getByTestId("number-row").filter({ hasText: NUMBER })).toContainText("All carriers");
 });
 
 test("a simulated inbound message reaches the owner's inbox, in a conversation with what was sent", async ({ page }) => {
