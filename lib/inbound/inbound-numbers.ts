@@ -26,6 +26,11 @@ export function normalizeInboundNumber(raw: string): string | null {
   return null;
 }
 
+/** An inbound message's address as stored: E.164 or a short code where it reads as one, otherwise as the carrier wrote it (a sender's name). */
+export function inboundAddress(raw: string): string {
+  return normalizeInboundNumber(raw) ?? raw.trim();
+}
+
 function notANumber(text: string): AppError {
   return new AppError("VALIDATION_ERROR", `"${text}" is neither an E.164 number nor a short code (3 to 8 digits)`, {
     fields: [{ field: "number", description: "must be an E.164 number or a short code of 3 to 8 digits" }],

@@ -49,6 +49,21 @@ describe("inbox", () => {
     ]);
   });
 
+  it("opens every listed conversation, a sender that is a name rather than a number included", async () => {
+    const accountId = await createSendingAccount(1_000_000n, "Named senders");
+    await assignInboundNumber({ accountId, number: "24682", operator: null, actor: "test" });
+    await receive("Acme Couriers", "24682", "Your parcel is ready", new Date());
+    await receive("263771000012", "24682", "Hello", new Date());
+    const conversations = await listConversations(accountId);
+    expect(conversations.map((row) => row.number).sort()).toEqual(["+263771000012", "Acme Couriers"]);
+    for (const row of conversations) {
+      const conversation = await getConversation(accountId, row.number);
+      expect(conversation?.number).toBe(row.number);
+      expect(conversation?.entries.map((entry) => entry.body)).toEqual([row.lastBody]);
+    }
+    expect(await getConversation(accountId, "  ")).toBeNull();
+  });
+
   it("gives the platform metadata without bodies, and admins the unrouted messages with theirs", async () => {
     await receive("263771000020", "263789000001", "lost message", new Date());
     const all = await listPlatformInbound({ unrouted: false });
