@@ -93,8 +93,24 @@ export async function releaseInboundNumber(input: {
   return rows;
 }
 
-export async function listInboundNumbers(accountId: string): Promise<InboundNumberRow[]> {
-  return db().inboundNumber.findMany({ where: { accountId }, orderBy: [{ number: "asc" }, { scope: "asc" }] });
+/** An account's number; an all-carrier one says on which carriers another account's own assignment takes its messages instead. */
+export type AccountInboundNumber = InboundNumberRow & { carriersElsewhere: string[] };
+
+export async function listInboundNumbers(accountId: string): Promise<AccountInboundNumber[]> {
+  const rows = await db().inboundNumber.findMany({ where: { accountId }, orderBy: [{ number: "asc" }, { scope: "asc" }] });
+  const allCarriers = rows.filter((row) => row.scope === ALL_CARRIERS).map((row) => row.number);
+  const elsewhere =
+    allCarriers.length === 0
+      ? []
+      : await db().inboundNumber.findMany({
+          where: { number: { in: allCarriers }, accountId: { not: accountId }, scope: { not: ALL_CARRIERS } },
+          orderBy: { scope: "asc" },
+        });
+  return rows.map((row) => ({
+    ...row,
+    carriersElsewhere:
+      row.scope === ALL_CARRIERS ? elsewhere.filter((other) => other.number === row.number).map((other) => other.scope) : [],
+  }));
 }
 
 /** The account holding a destination on a carrier: the carrier's own assignment wins over an all-carrier one. */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { getConversation, listConversations, listPlatformInbound } from "@/lib/dashboard/inbox";
-import { assignInboundNumber } from "@/lib/inbound/inbound-numbers";
+import { assignInboundNumber, listInboundNumbers } from "@/lib/inbound/inbound-numbers";
 import { storeMobileOriginated, storeOverdueParts } from "@/lib/inbound/store-inbound";
 import { mobileOriginatedFromDeliverSm } from "@/lib/smpp/mobile-originated";
 import { useTestDatabase } from "../helpers/test-database";
@@ -62,6 +62,20 @@ describe("inbox", () => {
       expect(conversation?.entries.map((entry) => entry.body)).toEqual([row.lastBody]);
     }
     expect(await getConversation(accountId, "  ")).toBeNull();
+  });
+
+  it("lists an account's numbers, an all-carrier one naming the carriers another account's own assignment takes", async () => {
+    const [all, econet] = [await createSendingAccount(1_000_000n, "All"), await createSendingAccount(1_000_000n, "Econet")];
+    await assignInboundNumber({ accountId: all, number: "24683", operator: null, actor: "test" });
+    await assignInboundNumber({ accountId: all, number: "24684", operator: null, actor: "test" });
+    await assignInboundNumber({ accountId: econet, number: "24683", operator: "econet", actor: "test" });
+    expect((await listInboundNumbers(all)).map((row) => [row.number, row.operator, row.carriersElsewhere])).toEqual([
+      ["24683", null, ["econet"]],
+      ["24684", null, []],
+    ]);
+    expect((await listInboundNumbers(econet)).map((row) => [row.number, row.operator, row.carriersElsewhere])).toEqual([
+      ["24683", "econet", []],
+    ]);
   });
 
   it("gives the platform metadata without bodies, and admins the unrouted messages with theirs", async () => {

@@ -4,7 +4,7 @@ import { guardPage, requireAnyPermission } from "@/lib/auth/require-permission";
 import { can } from "@/lib/auth/permissions";
 import { paramsOf } from "@/lib/dashboard/filters";
 import { getConversation, listConversations, listPlatformInbound, type PlatformInboundRow } from "@/lib/dashboard/inbox";
-import { listInboundNumbers } from "@/lib/inbound/inbound-numbers";
+import { listInboundNumbers, type AccountInboundNumber } from "@/lib/inbound/inbound-numbers";
 import { carrierName } from "@/lib/messages/vocabulary";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -25,6 +25,13 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
   if (user.accountId && can(user.role, "inbound.view")) return <AccountInbox accountId={user.accountId} number={params.with} />;
   const unrouted = params.unrouted === "1" && can(user.role, "inbound.unrouted");
   return <PlatformInbound unrouted={unrouted} canSeeUnrouted={can(user.role, "inbound.unrouted")} />;
+}
+
+/** The carriers on which a number's messages reach the account. */
+function carriersOf(row: AccountInboundNumber): string {
+  if (row.operator) return carrierName(row.operator);
+  if (row.carriersElsewhere.length === 0) return "All carriers";
+  return `All carriers but ${row.carriersElsewhere.map(carrierName).join(", ")}`;
 }
 
 async function AccountInbox({ accountId, number }: { accountId: string; number?: string }) {
@@ -56,7 +63,7 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
                   {numbers.map((row) => (
                     <li key={row.id} className="flex items-center justify-between gap-2">
                       <span className="font-mono">{row.number}</span>
-                      <Badge tone="gray">{row.operator ? carrierName(row.operator) : "All carriers"}</Badge>
+                      <Badge tone="gray">{carriersOf(row)}</Badge>
                     </li>
                   ))}
                 </ul>
