@@ -78,8 +78,17 @@ describe("GET /api/v1/inbound", () => {
     expect(to.body.data).toEqual([]);
   });
 
+  it("filters by a sender the carrier gave as a name, as the message shows it", async () => {
+    await receive("Acme", "263780000202", "from a named sender", new Date("2026-02-01T00:00:00.000Z"));
+    const named = await api("GET", "/api/v1/inbound?from=Acme", { token: other.token });
+    expect(named.status).toBe(200);
+    expect(named.body.data.map((message: { from: string; message: string }) => [message.from, message.message])).toEqual([
+      ["Acme", "from a named sender"],
+    ]);
+  });
+
   it("names each bad filter in the kit shape", async () => {
-    const call = await api("GET", "/api/v1/inbound?from=abc&received_after=yesterday&limit=0&cursor=zz", { token: acme.token });
+    const call = await api("GET", "/api/v1/inbound?from=%20&received_after=yesterday&limit=0&cursor=zz", { token: acme.token });
     expectKitError(call, 400, "VALIDATION_ERROR");
     expect(call.body.error.validation_errors.map((error: { field: string }) => error.field).sort()).toEqual([
       "cursor",
