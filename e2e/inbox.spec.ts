@@ -40,6 +40,13 @@ test("a simulated inbound message reaches the owner's inbox, in a conversation w
   await expect(page.getByTestId("conversation-in")).toContainText("Is my order ready?");
   await expect(page.getByTestId("conversation-in").filter({ hasText: "Is my order ready?" })).toContainText("Test");
   await snap(page, "inbox-conversation");
+
+  // On a phone the chosen conversation comes before the list of conversations, not below it.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const conversationTop = (await page.getByTestId("conversation-card").boundingBox())!.y;
+  const listTop = (await page.getByTestId("conversations").boundingBox())!.y;
+  expect(conversationTop).toBeLessThan(listTop);
+  await snap(page, "inbox-conversation-390");
 });
 
 test("an owner simulates a reply from the Inbox's sandbox and reads it in the conversation", async ({ page }) => {

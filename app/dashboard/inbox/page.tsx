@@ -111,7 +111,8 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
             </Card>
           )}
         </div>
-        <Card className="lg:col-span-2">
+        {/* On a phone the chosen conversation comes first, where the tap that opened it can see it. */}
+        <Card className={`lg:col-span-2 ${number ? "order-first lg:order-none" : ""}`} data-testid="conversation-card">
           {!number ? (
             <EmptyState title="Pick a conversation" description="Choose a phone number to see everything exchanged with it." />
           ) : !conversation ? (
