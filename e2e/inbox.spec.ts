@@ -14,6 +14,8 @@ test("an admin assigns an inbound number to an account on the Accounts page", as
   await form.getByLabel("Number or short code").fill("0780 000 900");
   await form.getByRole("button", { name: "Assign" }).click();
   await expect(page.getByTestId("number-row").filter({ hasText: NUMBER })).toContainText("E2E Ltd");
+  // The carrier in the dashboard's words, as the owner's Inbox names it.
+  await expect(page.getByTestId("number-row").filter({ hasText: NUMBER })).toContainText("All carriers");
 });
 
 test("a simulated inbound message reaches the owner's inbox, in a conversation with what was sent", async ({ page }) => {
@@ -38,6 +40,13 @@ test("a simulated inbound message reaches the owner's inbox, in a conversation w
   await expect(page.getByTestId("conversation-in")).toContainText("Is my order ready?");
   await expect(page.getByTestId("conversation-in").filter({ hasText: "Is my order ready?" })).toContainText("Test");
   await snap(page, "inbox-conversation");
+
+  // On a phone the chosen conversation comes before the list of conversations, not below it.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const conversationTop = (await page.getByTestId("conversation-card").boundingBox())!.y;
+  const listTop = (await page.getByTestId("conversations").boundingBox())!.y;
+  expect(conversationTop).toBeLessThan(listTop);
+  await snap(page, "inbox-conversation-390");
 });
 
 test("an owner simulates a reply from the Inbox's sandbox and reads it in the conversation", async ({ page }) => {

@@ -81,6 +81,7 @@ test("no page scrolls sideways at 390 px or 1440 px with long names, emails and 
     ["/dashboard/webhooks", "webhooks"],
     ["/dashboard/senders", "senders"],
     ["/dashboard/opt-outs", "opt-outs"],
+    [`/dashboard/inbox?with=${encodeURIComponent("+263771230003")}`, "inbox-conversation"],
     ["/dashboard/members", "members"],
     ["/dashboard/api-reference", "api-reference"],
   ];

@@ -13,6 +13,8 @@ import { startSmscSimulator } from "@/lib/smsc/smsc-simulator";
 import { SIMULATED_OUTCOMES } from "@/lib/smsc/simulated-outcomes";
 import { stopOnSignals } from "@/lib/server/start-server";
 import { originateThroughSimulator } from "@/lib/smsc/originate-through-simulator";
+import { operators } from "@/lib/carriers/operators";
+import { parseMsisdn } from "@/lib/messages/msisdn";
 
 async function originate(args: string[]) {
   const { values } = parseArgs({
@@ -24,6 +26,15 @@ async function originate(args: string[]) {
     console.error(
       "Usage: npm run smsc -- mo --from <number> --to <number or short code> --message <text> [--operator econet|netone|telecel]",
     );
+    process.exit(2);
+  }
+  // The simulator answers both of these ESME_RINVSRCADR, which names neither the option nor the fix.
+  if (values.operator !== undefined && !(operators as readonly string[]).includes(values.operator)) {
+    console.error(`--operator must be one of ${operators.join(", ")}`);
+    process.exit(2);
+  }
+  if (values.operator === undefined && !parseMsisdn(values.from).ok) {
+    console.error(`--from ${values.from} is not a Zimbabwe mobile number, so it names no carrier: add --operator ${operators.join("|")}`);
     process.exit(2);
   }
   const env = getEnv();

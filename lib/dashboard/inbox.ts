@@ -3,7 +3,7 @@
 // platform's view of inbound traffic, metadata only except unrouted messages for admins. Test and
 // live messages show together, each with its mode (test: it came through the sandbox).
 import { db } from "@/lib/db/client";
-import { normalizeInboundNumber } from "@/lib/inbound/inbound-numbers";
+import { inboundAddress } from "@/lib/inbound/inbound-numbers";
 
 export type ConversationRow = { number: string; messages: number; lastAt: Date; lastBody: string; lastTo: string; lastMode: string };
 
@@ -56,7 +56,8 @@ export async function getConversation(
   rawNumber: string,
   limit = 200,
 ): Promise<{ number: string; entries: ConversationEntry[] } | null> {
-  const number = normalizeInboundNumber(rawNumber);
+  // The sender as stored, so every listed conversation opens, a sender that is a name included.
+  const number = inboundAddress(rawNumber);
   if (!number) return null;
   const [inbound, outbound] = await Promise.all([
     db().inboundMessage.findMany({

@@ -26,6 +26,11 @@ export function normalizeInboundNumber(raw: string): string | null {
   return null;
 }
 
+/** An inbound message's address as stored: E.164 or a short code where it reads as one, otherwise as the carrier wrote it (a sender's name). */
+export function inboundAddress(raw: string): string {
+  return normalizeInboundNumber(raw) ?? raw.trim();
+}
+
 function notANumber(text: string): AppError {
   return new AppError("VALIDATION_ERROR", `"${text}" is neither an E.164 number nor a short code (3 to 8 digits)`, {
     fields: [{ field: "number", description: "must be an E.164 number or a short code of 3 to 8 digits" }],
@@ -88,8 +93,24 @@ export async function releaseInboundNumber(input: {
   return rows;
 }
 
-export async function listInboundNumbers(accountId: string): Promise<InboundNumberRow[]> {
-  return db().inboundNumber.findMany({ where: { accountId }, orderBy: [{ number: "asc" }, { scope: "asc" }] });
+/** An account's number; an all-carrier one says on which carriers another account's own assignment takes its messages instead. */
+export type AccountInboundNumber = InboundNumberRow & { carriersElsewhere: string[] };
+
+export async function listInboundNumbers(accountId: string): Promise<AccountInboundNumber[]> {
+  const rows = await db().inboundNumber.findMany({ where: { accountId }, orderBy: [{ number: "asc" }, { scope: "asc" }] });
+  const allCarriers = rows.filter((row) => row.scope === ALL_CARRIERS).map((row) => row.number);
+  const elsewhere =
+    allCarriers.length === 0
+      ? []
+      : await db().inboundNumber.findMany({
+          where: { number: { in: allCarriers }, accountId: { not: accountId }, scope: { not: ALL_CARRIERS } },
+          orderBy: { scope: "asc" },
+        });
+  return rows.map((row) => ({
+    ...row,
+    carriersElsewhere:
+      row.scope === ALL_CARRIERS ? elsewhere.filter((other) => other.number === row.number).map((other) => other.scope) : [],
+  }));
 }
 
 export type AssignedNumber = InboundNumberRow & { accountName: string };

@@ -7,7 +7,7 @@ import { parseRows } from "@/lib/db/stores/shared/rows";
 import { AppError } from "@/lib/errors";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
-import { normalizeInboundNumber } from "./inbound-numbers";
+import { accountForDestination, normalizeInboundNumber } from "./inbound-numbers";
 import { isStorableText, NOT_TEXT_DESCRIPTION } from "@/lib/text";
 
 export type InboundSimulationRow = { id: string; accountId: string; from: string; to: string; body: string; operator: string };
@@ -24,13 +24,15 @@ export async function queueInboundSimulation(input: {
   const to = normalizeInboundNumber(input.to);
   if (!to) fields.push({ field: "to", description: "must be an E.164 number or a short code" });
   else if (from.ok) {
-    const numbers = await db().inboundNumber.findMany({ where: { accountId: input.accountId, number: to } });
-    const held = numbers.some((number) => number.operator === null || number.operator === from.recipient.operator);
-    if (!held) {
+    // The simulated message is routed as a carrier's would be, so `to` must reach this account on
+    // `from`'s carrier: another account's assignment on that carrier wins over this one's on all.
+    const operator = from.recipient.operator;
+    const routedTo = await accountForDestination(to, operator);
+    if (routedTo !== input.accountId) {
+      const numbers = await db().inboundNumber.findMany({ where: { accountId: input.accountId, number: to } });
       fields.push({
         field: "to",
-        description:
-          numbers.length > 0 ? `is not one of the account's numbers on ${from.recipient.operator}` : "is not one of the account's numbers",
+        description: numbers.length > 0 ? `is not one of the account's numbers on ${operator}` : "is not one of the account's numbers",
       });
     }
   }

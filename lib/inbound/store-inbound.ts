@@ -8,7 +8,7 @@ import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { parseOneOf, parseRows, type ParsedRow } from "@/lib/db/stores/shared/rows";
 import { timeOrderedUuid } from "@/lib/model/ids";
 import { decodeUserData, encodingOfDataCoding, type MobileOriginated } from "@/lib/smpp/mobile-originated";
-import { normalizeInboundNumber } from "./inbound-numbers";
+import { inboundAddress } from "./inbound-numbers";
 import { inboundModes, onInboundStored, type InboundMode, type StoredInboundMessage } from "./inbound-listeners";
 
 /**
@@ -23,11 +23,6 @@ export type StoreOutcome = { kind: "stored"; message: StoredInboundMessage } | {
 function pduKeys(operator: string, identity: string, at: Date): [string, string] {
   const bucket = Math.floor(at.getTime() / DEDUPE_WINDOW_MS);
   return [`${operator}:${identity}@${bucket}`, `${operator}:${identity}@${bucket - 1}`];
-}
-
-/** Addresses as stored: E.164 or a short code where they read as one, otherwise as the carrier wrote them. */
-function address(raw: string): string {
-  return normalizeInboundNumber(raw) ?? raw.trim();
 }
 
 async function routeTo(tx: SqlExecutor, to: string, operator: string): Promise<string | null> {
@@ -132,8 +127,8 @@ export async function storeMobileOriginated(input: {
   // A test bind's PDUs are deduplicated and reassembled apart from a live bind's.
   const scope = mode === "test" ? `${operator}:test` : operator;
   const [pduKey, previousKey] = pduKeys(scope, mo.identity, receivedAt);
-  const from = address(mo.source);
-  const to = address(mo.destination);
+  const from = inboundAddress(mo.source);
+  const to = inboundAddress(mo.destination);
 
   const outcome = await sql().transaction(async (tx): Promise<StoreOutcome> => {
     if (!mo.part) {

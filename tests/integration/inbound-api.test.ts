@@ -79,8 +79,17 @@ describe("GET /api/v1/inbound", () => {
     expect(to.body.data).toEqual([]);
   });
 
+  it("filters by a sender the carrier gave as a name, as the message shows it", async () => {
+    await receive("Acme", "263780000202", "from a named sender", new Date("2026-02-01T00:00:00.000Z"));
+    const named = await api("GET", "/api/v1/inbound?from=Acme", { token: other.token });
+    expect(named.status).toBe(200);
+    expect(named.body.data.map((message: { from: string; message: string }) => [message.from, message.message])).toEqual([
+      ["Acme", "from a named sender"],
+    ]);
+  });
+
   it("names each bad filter in the kit shape", async () => {
-    const call = await api("GET", "/api/v1/inbound?from=abc&received_after=yesterday&limit=0&cursor=zz", { token: acme.token });
+    const call = await api("GET", "/api/v1/inbound?from=%20&received_after=yesterday&limit=0&cursor=zz", { token: acme.token });
     expectKitError(call, 400, "VALIDATION_ERROR");
     expect(call.body.error.validation_errors.map((error: { field: string }) => error.field).sort()).toEqual([
       "cursor",
@@ -207,5 +216,35 @@ describe("POST /api/v1/inbound/simulate", () => {
     });
     expectKitError(notOurs, 400, "VALIDATION_ERROR");
     expect(notOurs.body.error.validation_errors.map((error: { field: string }) => error.field)).toEqual(["to", "message"]);
+  });
+});
+
+describe("POST /api/v1/inbound/simulate on a number shared between accounts", () => {
+  const SHARED = "+263780000203";
+
+  beforeAll(async () => {
+    await assignInboundNumber({ accountId: acme.accountId, number: SHARED, operator: null, actor: "test" });
+    await assignInboundNumber({ accountId: other.accountId, number: SHARED, operator: "econet", actor: "test" });
+  });
+
+  it("refuses `to` on a carrier where another account's assignment receives the number, and queues nothing", async () => {
+    const before = await db().inboundSimulation.count();
+    const call = await api("POST", "/api/v1/inbound/simulate", {
+      token: acmeTestToken,
+      body: { from: "+263771234567", to: SHARED, message: "for acme" },
+    });
+    expectKitError(call, 400, "VALIDATION_ERROR");
+    expect(call.body.error.validation_errors).toEqual([{ field: "to", description: "is not one of the account's numbers on econet" }]);
+    expect(await db().inboundSimulation.count()).toBe(before);
+  });
+
+  it("accepts `to` on a carrier where the account's all-carrier assignment receives it", async () => {
+    const call = await api("POST", "/api/v1/inbound/simulate", {
+      token: acmeTestToken,
+      body: { from: "+263711234567", to: SHARED, message: "netone reply" },
+    });
+    expect(call.status).toBe(202);
+    const stored = await waitFor(() => db().inboundMessage.findFirst({ where: { to: SHARED, body: "netone reply" } }), "the netone reply");
+    expect(stored.accountId).toBe(acme.accountId);
   });
 });

@@ -1,5 +1,6 @@
 // Inbound messages over real SMPP: the SMSC simulator originates deliver_sm to the carrier binds of
 // the delivery services, which store, reassemble, deduplicate and route them.
+import { execFile } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
@@ -15,6 +16,18 @@ import { useTestDatabase } from "../helpers/test-database";
 import { carrierUrls, createSendingAccount, setEnv, startTestSimulator, waitFor, type TestSimulator } from "../helpers/delivery";
 
 useTestDatabase();
+
+/** `npm run smsc -- <args>` from the sources: its exit code and what it wrote to stderr. */
+function runSmscCommand(args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "scripts/smsc.ts", ...args],
+      { env: { ...process.env, ...env } },
+      (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+    );
+  });
+}
 
 let simulator: TestSimulator;
 let services: BackgroundService[] = [];
@@ -160,6 +173,26 @@ describe("inbound messages over SMPP", () => {
       return rows.length > 0 && rows;
     }, "the originated message");
     expect(message).toMatchObject({ body: text, segments: 3, operator: "telecel", from: "+263731234567", complete: true });
+  });
+
+  it("npm run smsc -- mo names a carrier it does not know, or a sender with no carrier, and originates nothing", async () => {
+    const accountId = await createSendingAccount();
+    await assignInboundNumber({ accountId, number: "+263780000106", operator: null, actor: "test" });
+    const run = (...args: string[]) =>
+      runSmscCommand(["mo", "--to", "+263780000106", "--message", "hi", ...args], { SMSC_SIMULATOR_PORT: String(simulator.port) });
+    const badOperator = await run("--from", "+263771234567", "--operator", "Econett");
+    expect(badOperator).toMatchObject({ code: 2, stderr: "--operator must be one of econet, netone, telecel\n" });
+    const noCarrier = await run("--from", "Acme");
+    expect(noCarrier.code).toBe(2);
+    expect(noCarrier.stderr).toContain("--from Acme is not a Zimbabwe mobile number, so it names no carrier: add --operator");
+    // A sender that is no mobile number goes through with a carrier named.
+    expect((await run("--from", "Acme", "--operator", "netone")).code).toBe(0);
+    const [message] = await waitFor(async () => {
+      const rows = await inboxOf(accountId, "+263780000106");
+      return rows.length > 0 && rows;
+    }, "the originated message");
+    expect(message).toMatchObject({ from: "Acme", operator: "netone", body: "hi" });
+    expect(await inboxOf(accountId, "+263780000106")).toHaveLength(1);
   });
 
   it("stores what came of a message whose other parts never come, marked incomplete, after the timeout", async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { getConversation, listConversations, listPlatformInbound } from "@/lib/dashboard/inbox";
-import { assignInboundNumber } from "@/lib/inbound/inbound-numbers";
+import { assignInboundNumber, listInboundNumbers } from "@/lib/inbound/inbound-numbers";
 import { storeMobileOriginated, storeOverdueParts } from "@/lib/inbound/store-inbound";
 import { mobileOriginatedFromDeliverSm } from "@/lib/smpp/mobile-originated";
 import { useTestDatabase } from "../helpers/test-database";
@@ -46,6 +46,35 @@ describe("inbox", () => {
     expect(conversations.map((row) => [row.number, row.messages, row.lastBody])).toEqual([
       ["+263771000011", 1, "Someone else"],
       ["+263771000010", 2, "Thanks!"],
+    ]);
+  });
+
+  it("opens every listed conversation, a sender that is a name rather than a number included", async () => {
+    const accountId = await createSendingAccount(1_000_000n, "Named senders");
+    await assignInboundNumber({ accountId, number: "24682", operator: null, actor: "test" });
+    await receive("Acme Couriers", "24682", "Your parcel is ready", new Date());
+    await receive("263771000012", "24682", "Hello", new Date());
+    const conversations = await listConversations(accountId);
+    expect(conversations.map((row) => row.number).sort()).toEqual(["+263771000012", "Acme Couriers"]);
+    for (const row of conversations) {
+      const conversation = await getConversation(accountId, row.number);
+      expect(conversation?.number).toBe(row.number);
+      expect(conversation?.entries.map((entry) => entry.body)).toEqual([row.lastBody]);
+    }
+    expect(await getConversation(accountId, "  ")).toBeNull();
+  });
+
+  it("lists an account's numbers, an all-carrier one naming the carriers another account's own assignment takes", async () => {
+    const [all, econet] = [await createSendingAccount(1_000_000n, "All"), await createSendingAccount(1_000_000n, "Econet")];
+    await assignInboundNumber({ accountId: all, number: "24683", operator: null, actor: "test" });
+    await assignInboundNumber({ accountId: all, number: "24684", operator: null, actor: "test" });
+    await assignInboundNumber({ accountId: econet, number: "24683", operator: "econet", actor: "test" });
+    expect((await listInboundNumbers(all)).map((row) => [row.number, row.operator, row.carriersElsewhere])).toEqual([
+      ["24683", null, ["econet"]],
+      ["24684", null, []],
+    ]);
+    expect((await listInboundNumbers(econet)).map((row) => [row.number, row.operator, row.carriersElsewhere])).toEqual([
+      ["24683", "econet", []],
     ]);
   });
 

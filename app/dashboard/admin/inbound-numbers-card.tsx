@@ -10,6 +10,7 @@ import { Field, Input, Select, submitHandler } from "@/components/ui/field";
 import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { Time } from "@/components/time";
 import { useFieldErrors } from "@/components/ui/use-field-errors";
+import { carrierName } from "@/lib/messages/vocabulary";
 import { assignNumberAction, releaseNumberAction } from "./number-actions";
 
 export type NumberRowView = { id: string; number: string; accountName: string; operator: string | null; assignedAt: string };
@@ -47,7 +48,7 @@ export function InboundNumbersCard({ accounts, numbers }: { accounts: { id: stri
   const columns: Column<NumberRowView>[] = [
     { key: "number", header: "Number", className: "font-mono", cell: (row) => row.number },
     { key: "account", header: "Account", className: "break-words", cell: (row) => row.accountName },
-    { key: "carrier", header: "Carrier", cell: (row) => row.operator ?? "all" },
+    { key: "carrier", header: "Carrier", cell: (row) => (row.operator ? carrierName(row.operator) : "All carriers") },
     { key: "assigned", header: "Assigned", nowrap: true, cell: (row) => <Time value={row.assignedAt} /> },
   ];
 

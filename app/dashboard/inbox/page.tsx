@@ -4,7 +4,7 @@ import { guardPage, requireAnyPermission } from "@/lib/auth/require-permission";
 import { can } from "@/lib/auth/permissions";
 import { paramsOf } from "@/lib/dashboard/filters";
 import { getConversation, listConversations, listPlatformInbound, type PlatformInboundRow } from "@/lib/dashboard/inbox";
-import { listInboundNumbers } from "@/lib/inbound/inbound-numbers";
+import { listInboundNumbers, type AccountInboundNumber } from "@/lib/inbound/inbound-numbers";
 import { carrierName } from "@/lib/messages/vocabulary";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -27,6 +27,13 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
   return <PlatformInbound unrouted={unrouted} canSeeUnrouted={can(user.role, "inbound.unrouted")} />;
 }
 
+/** The carriers on which a number's messages reach the account. */
+function carriersOf(row: AccountInboundNumber): string {
+  if (row.operator) return carrierName(row.operator);
+  if (row.carriersElsewhere.length === 0) return "All carriers";
+  return `All carriers but ${row.carriersElsewhere.map(carrierName).join(", ")}`;
+}
+
 async function AccountInbox({ accountId, number }: { accountId: string; number?: string }) {
   const [numbers, conversations, conversation] = await Promise.all([
     listInboundNumbers(accountId),
@@ -39,7 +46,7 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
         title="Inbox"
         description="Messages people sent to your numbers and short codes, one conversation per phone number: what you sent it and what it sent you, in time order."
       />
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-1">
           <Card>
             <CardHeader
@@ -56,7 +63,7 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
                   {numbers.map((row) => (
                     <li key={row.id} className="flex items-center justify-between gap-2">
                       <span className="font-mono">{row.number}</span>
-                      <Badge tone="gray">{row.operator ? carrierName(row.operator) : "All carriers"}</Badge>
+                      <Badge tone="gray">{carriersOf(row)}</Badge>
                     </li>
                   ))}
                 </ul>
@@ -104,7 +111,8 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
             </Card>
           )}
         </div>
-        <Card className="lg:col-span-2">
+        {/* On a phone the chosen conversation comes first, where the tap that opened it can see it. */}
+        <Card className={`lg:col-span-2 ${number ? "order-first lg:order-none" : ""}`} data-testid="conversation-card">
           {!number ? (
             <EmptyState title="Pick a conversation" description="Choose a phone number to see everything exchanged with it." />
           ) : !conversation ? (
@@ -128,7 +136,7 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
                             entry.direction === "out" ? "bg-brand-50 text-slate-900" : "bg-slate-100 text-slate-900"
                           }`}
                         >
-                          <p className="break-words whitespace-pre-wrap">{entry.body}</p>
+                          <p className="wrap-anywhere whitespace-pre-wrap">{entry.body}</p>
                           <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-500">
                             <Time value={entry.at.toISOString()} />
                             {entry.direction === "in" ? (

@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { queryTimeSchema, readQueryFields } from "@/lib/api/parse-request";
-import { normalizeInboundNumber } from "@/lib/inbound/inbound-numbers";
+import { inboundAddress, normalizeInboundNumber } from "@/lib/inbound/inbound-numbers";
+import { isStorableText } from "@/lib/text";
 import type { InboundMode } from "@/lib/inbound/inbound-listeners";
 import { decodeInboundCursor, type InboundCursor, type InboundSearch } from "@/lib/inbound/list-inbound";
 import { inboundMessageSchema } from "@/lib/inbound/serialize-inbound";
@@ -13,7 +14,9 @@ export const MAX_INBOUND_LIMIT = 1000;
 
 export const inboundSearchQuerySchema = z
   .object({
-    from: z.string().optional().meta({ description: "Only messages from this phone number, in any written form" }),
+    from: z.string().optional().meta({
+      description: "Only messages from this sender: a phone number in any written form, a short code, or a name as the message gives it",
+    }),
     to: z.string().optional().meta({ description: "Only messages to this number or short code of the account" }),
     received_after: queryTimeSchema("Only messages received at or after this time").optional(),
     received_before: queryTimeSchema("Only messages received before this time").optional(),
@@ -67,14 +70,22 @@ export function parseInboundSearch(
   mode: InboundMode,
 ): { search: InboundSearch; limit: number; cursor: InboundCursor | null } {
   const { values, fields } = readQueryFields(url, inboundSearchQuerySchema.shape);
-  const number = (name: "from" | "to") => {
-    if (values[name] === undefined) return undefined;
-    const normalized = normalizeInboundNumber(values[name]);
-    if (!normalized) fields.push({ field: name, description: "must be a phone number or a short code" });
+  const readFrom = () => {
+    if (values.from === undefined) return undefined;
+    // A sender is matched as stored: a number in any written form, or a name as the carrier gave it.
+    const address = inboundAddress(values.from);
+    if (!address || !isStorableText(address))
+      fields.push({ field: "from", description: "must be a phone number, a short code or a sender's name" });
+    return address || undefined;
+  };
+  const readTo = () => {
+    if (values.to === undefined) return undefined;
+    const normalized = normalizeInboundNumber(values.to);
+    if (!normalized) fields.push({ field: "to", description: "must be a phone number or a short code" });
     return normalized ?? undefined;
   };
-  const from = number("from");
-  const to = number("to");
+  const from = readFrom();
+  const to = readTo();
   if (fields.length > 0) throw AppError.validation(fields);
   return {
     search: {
