@@ -2,6 +2,8 @@
 // carrier or on all. A message is routed to the account holding its destination number on its
 // carrier, and failing that to the one holding it on every carrier.
 import { db } from "@/lib/db/client";
+import type { SqlExecutor } from "@/lib/db/sql";
+import { parseRows } from "@/lib/db/stores/shared/rows";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Operator } from "@/lib/carriers/operators";
@@ -111,6 +113,19 @@ export async function listInboundNumbers(accountId: string): Promise<AccountInbo
     carriersElsewhere:
       row.scope === ALL_CARRIERS ? elsewhere.filter((other) => other.number === row.number).map((other) => other.scope) : [],
   }));
+}
+
+/** The account a message to `number` on `operator` is routed to: the carrier's own assignment wins over an all-carrier one. */
+export async function accountForDestination(executor: SqlExecutor, number: string, operator: string): Promise<string | null> {
+  const rows = parseRows(
+    await executor.all(`SELECT "accountId", "scope" FROM "InboundNumber" WHERE "number" = ? AND "scope" IN (?, ?)`, [
+      number,
+      operator,
+      ALL_CARRIERS,
+    ]),
+    { accountId: "text", scope: "text" },
+  );
+  return (rows.find((row) => row.scope === operator) ?? rows[0])?.accountId ?? null;
 }
 
 export type AssignedNumber = InboundNumberRow & { accountName: string };

@@ -27,7 +27,7 @@ export async function queueInboundSimulation(input: {
     // The simulated message is routed as a carrier's would be, so `to` must reach this account on
     // `from`'s carrier: another account's assignment on that carrier wins over this one's on all.
     const operator = from.recipient.operator;
-    const routedTo = await accountForDestination(to, operator);
+    const routedTo = await accountForDestination(sql(), to, operator);
     if (routedTo !== input.accountId) {
       const numbers = await db().inboundNumber.findMany({ where: { accountId: input.accountId, number: to } });
       fields.push({

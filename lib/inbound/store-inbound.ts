@@ -8,7 +8,7 @@ import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { parseOneOf, parseRows, type ParsedRow } from "@/lib/db/stores/shared/rows";
 import { timeOrderedUuid } from "@/lib/model/ids";
 import { decodeUserData, encodingOfDataCoding, type MobileOriginated } from "@/lib/smpp/mobile-originated";
-import { inboundAddress } from "./inbound-numbers";
+import { accountForDestination, inboundAddress } from "./inbound-numbers";
 import { inboundModes, onInboundStored, type InboundMode, type StoredInboundMessage } from "./inbound-listeners";
 
 /**
@@ -23,14 +23,6 @@ export type StoreOutcome = { kind: "stored"; message: StoredInboundMessage } | {
 function pduKeys(operator: string, identity: string, at: Date): [string, string] {
   const bucket = Math.floor(at.getTime() / DEDUPE_WINDOW_MS);
   return [`${operator}:${identity}@${bucket}`, `${operator}:${identity}@${bucket - 1}`];
-}
-
-async function routeTo(tx: SqlExecutor, to: string, operator: string): Promise<string | null> {
-  const rows = parseRows(
-    await tx.all(`SELECT "accountId", "scope" FROM "InboundNumber" WHERE "number" = ? AND "scope" IN (?, '*')`, [to, operator]),
-    { accountId: "text", scope: "text" },
-  );
-  return (rows.find((row) => row.scope === operator) ?? rows[0])?.accountId ?? null;
 }
 
 async function insertMessage(tx: SqlExecutor, message: StoredInboundMessage, pduKey: string): Promise<boolean> {
@@ -91,7 +83,7 @@ async function assemble(tx: SqlExecutor, parts: PartRow[], complete: boolean, re
   const encoding = encodingOfDataCoding(first.dataCoding);
   const message: StoredInboundMessage = {
     id: timeOrderedUuid(),
-    accountId: await routeTo(tx, first.to, first.operator),
+    accountId: await accountForDestination(tx, first.to, first.operator),
     from: first.from,
     to: first.to,
     body: decodeUserData(encoding, Buffer.concat(ordered.map((part) => Buffer.from(part.payload, "hex")))),
@@ -137,7 +129,7 @@ export async function storeMobileOriginated(input: {
       const encoding = encodingOfDataCoding(mo.dataCoding);
       const message: StoredInboundMessage = {
         id: timeOrderedUuid(),
-        accountId: await routeTo(tx, to, operator),
+        accountId: await accountForDestination(tx, to, operator),
         from,
         to,
         body: decodeUserData(encoding, mo.payload),
