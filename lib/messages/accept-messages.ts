@@ -53,7 +53,7 @@ export type AcceptMessagesInput = {
   idempotency?: IdempotencyRecord | null;
   /** "high" goes before every normal message queued for the same carrier. */
   priority?: Priority | null;
-  /** RFC 3339 time, now to MAX_SCHEDULE_DAYS ahead: the messages wait as created until then. */
+  /** RFC 3339 time, now (or up to SEND_AT_LEEWAY_MS before) to MAX_SCHEDULE_DAYS ahead: the messages wait as created until then. */
   sendAt?: string | null;
   /** Seconds (MIN_VALIDITY_SECONDS..MAX_VALIDITY_SECONDS) the messages may wait for a carrier. */
   validityPeriod?: number | null;
@@ -62,6 +62,11 @@ export type AcceptMessagesInput = {
 };
 
 export const MAX_SCHEDULE_DAYS = 35;
+/**
+ * A send_at this far behind the server's clock still counts as now: a client's "now" has passed by
+ * the time its request arrives, and clients' clocks run a little ahead.
+ */
+export const SEND_AT_LEEWAY_MS = 60_000;
 export const MIN_VALIDITY_SECONDS = 60;
 export const MAX_VALIDITY_SECONDS = 7 * 24 * 3600;
 /** RFC 3339 date-time with a zone (Z or an offset). */
@@ -201,11 +206,11 @@ function checkDeliveryControl(input: AcceptMessagesInput, fields: FieldError[]):
     const now = Date.now();
     if (!parsed || Number.isNaN(parsed.getTime())) {
       fields.push({ field: "send_at", description: "must be an RFC 3339 date-time with a time zone, e.g. 2030-01-31T09:00:00Z" });
-    } else if (parsed.getTime() < now) {
+    } else if (parsed.getTime() < now - SEND_AT_LEEWAY_MS) {
       fields.push({ field: "send_at", description: "must not be in the past" });
     } else if (parsed.getTime() > now + MAX_SCHEDULE_DAYS * 24 * 3600 * 1000) {
       fields.push({ field: "send_at", description: `must be at most ${MAX_SCHEDULE_DAYS} days ahead` });
-    } else sendAt = parsed;
+    } else sendAt = new Date(Math.max(parsed.getTime(), now));
   }
   const validityPeriod = input.validityPeriod ?? null;
   if (

@@ -124,7 +124,7 @@ describe("scheduled sends", () => {
   it("refuses a send_at in the past, beyond 35 days or not RFC 3339, naming the field", async () => {
     const accountId = await createSendingAccount();
     for (const sendAt of [
-      new Date(Date.now() - 60_000).toISOString(),
+      new Date(Date.now() - 5 * 60_000).toISOString(),
       new Date(Date.now() + 36 * 86_400_000).toISOString(),
       "tomorrow at nine",
       "2030-01-31T09:00:00",
@@ -146,6 +146,18 @@ describe("scheduled sends", () => {
       expect((error as AppError).options.fields?.map((field) => field.field)).toEqual(["validity_period"]);
     }
     expect(await db().message.count({ where: { accountId } })).toBe(0);
+  });
+
+  it("takes a send_at of now, or a few seconds behind the server's clock, as now: queued at the next sweep", async () => {
+    const accountId = await createSendingAccount();
+    const before = Date.now();
+    const [id] = await sendWith(accountId, ["+263771000004"], { sendAt: new Date(before - 5_000).toISOString() });
+    const stored = await db().message.findUniqueOrThrow({ where: { id } });
+    expect(stored.status).toBe("created");
+    expect(stored.sendAt!.getTime()).toBeGreaterThanOrEqual(before);
+    expect(stored.sendAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(await enqueueScheduledMessages(new Date(stored.sendAt!.getTime()))).toBe(1);
+    expect((await claim(10, stored.sendAt!)).map((message) => message.id)).toEqual([id]);
   });
 
   it("holds the message as created until its time: not claimable before, queued after", async () => {
