@@ -195,6 +195,49 @@ describe("validity", () => {
     expect(await claim(10)).toEqual([]);
     await expectLedgerBalanced(accountId);
   });
+
+  it("expires a sweep's worth of several accounts' messages at once, each live one released by its own hold", async () => {
+    const first = await createSendingAccount(1_000_000n, "First");
+    const second = await createSendingAccount(1_000_000n, "Second");
+    const firstIds = await sendWith(first, recipients(700, 3_100), { validityPeriod: 60 });
+    const secondIds = await sendWith(second, ["+263711000001", "+263731000002"], { validityPeriod: 60 });
+    const [testId] = (
+      await acceptMessages({
+        accountId: second,
+        from: SENDER,
+        body: "Test traffic",
+        recipients: ["+263771000009"],
+        actor: "test",
+        mode: "test",
+        kind: "single",
+        validityPeriod: 60,
+      })
+    ).messages.map((message) => message.id);
+    const balances = async () =>
+      (await db().account.findMany({ where: { id: { in: [first, second] } }, orderBy: { name: "asc" } })).map((account) => account.balance);
+    const [firstBefore, secondBefore] = await balances();
+
+    expect(await expireQueuedMessages(new Date(Date.now() + 61_000))).toBe(703);
+
+    const holds = await db().ledgerEntry.findMany({ where: { messageId: { in: [...firstIds, ...secondIds] }, kind: "hold" } });
+    const releases = await db().ledgerEntry.findMany({
+      where: { messageId: { in: [...firstIds, ...secondIds, testId] }, kind: "release" },
+    });
+    expect(new Map(releases.map((release) => [release.messageId, release.amount]))).toEqual(
+      new Map(holds.map((hold) => [hold.messageId, -hold.amount])),
+    );
+    const heldBy = (ids: string[]) => holds.filter((hold) => ids.includes(hold.messageId!)).reduce((sum, hold) => sum - hold.amount, 0n);
+    expect(await balances()).toEqual([firstBefore + heldBy(firstIds), secondBefore + heldBy(secondIds)]);
+    const events = await db().messageEvent.groupBy({
+      by: ["kind"],
+      where: { messageId: { in: [...firstIds, ...secondIds, testId] } },
+      _count: true,
+    });
+    expect(Object.fromEntries(events.map((event) => [event.kind, event._count]))).toEqual({ failed: 703, refunded: 702 });
+    expect(await db().message.count({ where: { id: testId, status: "failed", operatorResponse: "EXPIRED" } })).toBe(1);
+    await expectLedgerBalanced(first);
+    await expectLedgerBalanced(second);
+  });
 });
 
 describe("over real SMPP", () => {
