@@ -90,10 +90,19 @@ export function parseJsonRequest<S extends z.ZodType>(context: Pick<ApiContext, 
   return parseJsonBody(context.body, schema);
 }
 
+/** A time whose offset's + a query string turned into a space, as an unencoded + in a URL reads. */
+const OFFSET_PLUS_DECODED = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)? \d{2}:\d{2}$/;
+
 /** A time a list is filtered by: RFC 3339 with its offset, in the years 0001 to 9999 once in UTC. */
 export function queryTimeSchema(description: string) {
   return z.iso
-    .datetime({ offset: true, error: "must be an RFC 3339 time, e.g. 2026-01-31T00:00:00Z" })
+    .datetime({
+      offset: true,
+      error: (issue) =>
+        typeof issue.input === "string" && OFFSET_PLUS_DECODED.test(issue.input)
+          ? "must be an RFC 3339 time: write the + of its offset as %2B in a query string (2026-01-31T00:00:00%2B02:00)"
+          : "must be an RFC 3339 time, e.g. 2026-01-31T00:00:00Z",
+    })
     .refine((text) => isStorableTime(new Date(text)), "must be a time in the years 0001 to 9999")
     .meta({ description, example: "2026-01-31T00:00:00Z" });
 }
