@@ -67,6 +67,21 @@ describe("POST /api/v1/sms/{id}/cancel", () => {
     await expectLedgerBalanced(acme.accountId);
   });
 
+  it("tells the send's webhook_url once: message.failed with the Sms object, CANCELLED", async () => {
+    const id = await sendOne({ webhook_url: "http://127.0.0.1:9/hooks/sms" });
+    expect((await api("POST", `/api/v1/sms/${id}/cancel`, { token: acme.token })).status).toBe(200);
+    expect((await api("POST", `/api/v1/sms/${id}/cancel`, { token: acme.token })).status).toBe(200);
+    const deliveries = await db().webhookDelivery.findMany({ where: { messageId: id } });
+    expect(deliveries.map((delivery) => delivery.eventType)).toEqual(["message.failed"]);
+    const payload = JSON.parse(deliveries[0].payload);
+    expect([payload.type, payload.data.id, payload.data.status, payload.data.operator_response]).toEqual([
+      "message.failed",
+      id,
+      "failed",
+      "CANCELLED",
+    ]);
+  });
+
   it("cancels a scheduled message before its time", async () => {
     const id = await sendOne({ send_at: new Date(Date.now() + 3_600_000).toISOString(), priority: "high", validity_period: 600 });
     const read = await api("GET", `/api/v1/sms/${id}`, { token: acme.token });
