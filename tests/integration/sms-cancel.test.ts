@@ -8,6 +8,7 @@ import { db } from "@/lib/db/client";
 import { smsSchema } from "@/lib/messages/serialize-sms";
 import { bulkCancellationSchema } from "@/lib/api/sms/sms-schemas";
 import { claimMessages } from "@/lib/delivery/claim-messages";
+import { cancelMessage } from "@/lib/messages/cancel-messages";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { envelopeSchema } from "@/lib/api/response-schemas";
@@ -80,6 +81,15 @@ describe("POST /api/v1/sms/{id}/cancel", () => {
       "failed",
       "CANCELLED",
     ]);
+  });
+
+  it("says whether the cancel was this call's, for the dashboard's audit: once true, then false", async () => {
+    const id = await sendOne();
+    const scope = { accountId: acme.accountId, test: false };
+    const first = await cancelMessage(scope, id);
+    const second = await cancelMessage(scope, id);
+    expect([first.cancelledNow, first.message.operatorResponse]).toEqual([true, "CANCELLED"]);
+    expect([second.cancelledNow, second.message.operatorResponse]).toEqual([false, "CANCELLED"]);
   });
 
   it("cancels a scheduled message before its time", async () => {
