@@ -31,8 +31,7 @@ const sendAt = z
     format: "date-time",
     description:
       "RFC 3339 time, from now to 35 days ahead: the messages read status created until then, then are queued. " +
-      "A time at most a minute past counts as now",
-    example: "2026-01-31T09:00:00+02:00",
+      "A time at most a minute past counts as now. For example 09:00 in Harare on a day within the range: <date>T09:00:00+02:00",
   })
   .nullish();
 const validityPeriod = z
