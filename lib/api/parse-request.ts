@@ -90,6 +90,19 @@ export function parseJsonRequest<S extends z.ZodType>(context: Pick<ApiContext, 
   return parseJsonBody(context.body, schema);
 }
 
+/**
+ * A page size in a query string: a whole number from 1 to `max`, documented as the integer it is
+ * (the query string carries it as text, which is checked here).
+ */
+export function queryLimitSchema(max: number, defaultLimit: number, description: string) {
+  const error = `must be a whole number from 1 to ${max}`;
+  return z
+    .string()
+    .regex(/^\d+$/, error)
+    .refine((text) => Number(text) >= 1 && Number(text) <= max, error)
+    .meta({ type: "integer", pattern: undefined, minimum: 1, maximum: max, default: defaultLimit, description });
+}
+
 /** A time whose offset's + a query string turned into a space, as an unencoded + in a URL reads. */
 const OFFSET_PLUS_DECODED = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)? \d{2}:\d{2}$/;
 

@@ -235,6 +235,29 @@ describe("served and true to the running server", () => {
     }
   });
 
+  it("documents each list's limit as the integer range the server takes, with its default", async () => {
+    for (const [path, items] of [
+      ["/api/v1/sms", (body: any) => body.data],
+      ["/api/v1/inbound", (body: any) => body.data],
+      ["/api/v1/opt-outs", (body: any) => body.data.items],
+    ] as const) {
+      const limit = (document.paths as any)[path].get.parameters.find((parameter: Schema) => parameter.name === "limit").schema;
+      expect(limit).toEqual({ type: "integer", minimum: 1, maximum: expect.any(Number), default: expect.any(Number) });
+      for (const taken of [limit.minimum, limit.maximum]) {
+        const call = await api("GET", `${path}?limit=${taken}`, { token: acme.token });
+        expect(call.status).toBe(200);
+        expect(items(call.body)).toEqual(expect.any(Array));
+      }
+      for (const refused of [limit.minimum - 1, limit.maximum + 1]) {
+        const call = await api("GET", `${path}?limit=${refused}`, { token: acme.token });
+        expect(call.status).toBe(400);
+        expect(call.body.error.validation_errors).toEqual([
+          { field: "limit", description: `must be a whole number from 1 to ${limit.maximum}` },
+        ]);
+      }
+    }
+  });
+
   it("SMS responses, successes and errors, match their documented schemas", async () => {
     const single = await api("POST", "/api/v1/sms", { token: acme.token, body: { to: "+263771234567", message: "Hello", from: "ACME" } });
     expect(single.status).toBe(202);
