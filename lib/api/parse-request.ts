@@ -3,6 +3,7 @@
 import { isUtf8 } from "node:buffer";
 import { z } from "zod";
 import { AppError, type FieldError } from "@/lib/errors";
+import { parseRfc3339 } from "@/lib/model/rfc3339";
 import { isStorableTime } from "@/lib/model/storable-time";
 import { isStorableText, NOT_TEXT_DESCRIPTION } from "@/lib/text";
 import type { ApiContext } from "./route";
@@ -108,16 +109,20 @@ const OFFSET_PLUS_DECODED = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)? \d{2}:\d{2}$/;
 
 /** A time a list is filtered by: RFC 3339 with its offset, in the years 0001 to 9999 once in UTC. */
 export function queryTimeSchema(description: string) {
-  return z.iso
-    .datetime({
-      offset: true,
-      error: (issue) =>
-        typeof issue.input === "string" && OFFSET_PLUS_DECODED.test(issue.input)
-          ? "must be an RFC 3339 time: write the + of its offset as %2B in a query string (2026-01-31T00:00:00%2B02:00)"
-          : "must be an RFC 3339 time, e.g. 2026-01-31T00:00:00Z",
+  return z
+    .string()
+    .superRefine((text, context) => {
+      const time = parseRfc3339(text);
+      if (!time) {
+        context.addIssue({
+          code: "custom",
+          message: OFFSET_PLUS_DECODED.test(text)
+            ? "must be an RFC 3339 time: write the + of its offset as %2B in a query string (2026-01-31T00:00:00%2B02:00)"
+            : "must be an RFC 3339 time, e.g. 2026-01-31T00:00:00Z",
+        });
+      } else if (!isStorableTime(time)) context.addIssue({ code: "custom", message: "must be a time in the years 0001 to 9999" });
     })
-    .refine((text) => isStorableTime(new Date(text)), "must be a time in the years 0001 to 9999")
-    .meta({ description, example: "2026-01-31T00:00:00Z" });
+    .meta({ format: "date-time", description, example: "2026-01-31T00:00:00Z" });
 }
 
 /**

@@ -22,6 +22,7 @@ import { commitSends, type AcceptedSend, type IdempotencyRecord, type PreparedSe
 import { createGroupCommit } from "@/lib/db/group-commit";
 import { getStores } from "@/lib/db/stores";
 import type { DeliveryControl, Priority } from "@/lib/model/sends";
+import { parseRfc3339 } from "@/lib/model/rfc3339";
 
 export type { AcceptedMessage, AcceptedSend } from "./commit-sends";
 
@@ -69,24 +70,6 @@ export const MAX_SCHEDULE_DAYS = 35;
 export const SEND_AT_LEEWAY_MS = 60_000;
 export const MIN_VALIDITY_SECONDS = 60;
 export const MAX_VALIDITY_SECONDS = 7 * 24 * 3600;
-/** RFC 3339 date-time with a zone (Z or an offset). */
-const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
-
-/**
- * The RFC 3339 time as a Date, or null. Every field must be one a calendar and a clock have: Date
- * itself would roll 2030-11-31 over to 1 December and read 24:00 as the next day's midnight.
- */
-function parseRfc3339(text: string): Date | null {
-  const match = RFC_3339.exec(text);
-  if (!match) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-  const [offsetHours, offsetMinutes] = [match[8] ?? "0", match[9] ?? "0"].map(Number);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const calendar = month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth;
-  const clock = hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59;
-  return calendar && clock ? new Date(text) : null;
-}
-
 const commitSingleSend = createGroupCommit<PreparedSend, AcceptedSend>(
   commitSends,
   MAX_SINGLE_SENDS_PER_COMMIT,
