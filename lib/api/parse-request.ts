@@ -3,6 +3,7 @@
 import { isUtf8 } from "node:buffer";
 import { z } from "zod";
 import { AppError, type FieldError } from "@/lib/errors";
+import { parseRfc3339 } from "@/lib/model/rfc3339";
 import { isStorableTime } from "@/lib/model/storable-time";
 import { isStorableText, NOT_TEXT_DESCRIPTION } from "@/lib/text";
 import type { ApiContext } from "./route";
@@ -90,12 +91,38 @@ export function parseJsonRequest<S extends z.ZodType>(context: Pick<ApiContext, 
   return parseJsonBody(context.body, schema);
 }
 
+/**
+ * A page size in a query string: a whole number from 1 to `max`, documented as the integer it is
+ * (the query string carries it as text, which is checked here).
+ */
+export function queryLimitSchema(max: number, defaultLimit: number, description: string) {
+  const error = `must be a whole number from 1 to ${max}`;
+  return z
+    .string()
+    .regex(/^\d+$/, error)
+    .refine((text) => Number(text) >= 1 && Number(text) <= max, error)
+    .meta({ type: "integer", pattern: undefined, minimum: 1, maximum: max, default: defaultLimit, description });
+}
+
+/** A time whose offset's + a query string turned into a space, as an unencoded + in a URL reads. */
+const OFFSET_PLUS_DECODED = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)? \d{2}:\d{2}$/;
+
 /** A time a list is filtered by: RFC 3339 with its offset, in the years 0001 to 9999 once in UTC. */
 export function queryTimeSchema(description: string) {
-  return z.iso
-    .datetime({ offset: true, error: "must be an RFC 3339 time, e.g. 2026-01-31T00:00:00Z" })
-    .refine((text) => isStorableTime(new Date(text)), "must be a time in the years 0001 to 9999")
-    .meta({ description, example: "2026-01-31T00:00:00Z" });
+  return z
+    .string()
+    .superRefine((text, context) => {
+      const time = parseRfc3339(text);
+      if (!time) {
+        context.addIssue({
+          code: "custom",
+          message: OFFSET_PLUS_DECODED.test(text)
+            ? "must be an RFC 3339 time: write the + of its offset as %2B in a query string (2026-01-31T00:00:00%2B02:00)"
+            : "must be an RFC 3339 time, e.g. 2026-01-31T00:00:00Z",
+        });
+      } else if (!isStorableTime(time)) context.addIssue({ code: "custom", message: "must be a time in the years 0001 to 9999" });
+    })
+    .meta({ format: "date-time", description, example: "2026-01-31T00:00:00Z" });
 }
 
 /**

@@ -10,8 +10,8 @@ import { inList } from "@/lib/db/batch-lists";
 import { parseId, parseMessageRow, parseRows } from "@/lib/db/stores/shared/rows";
 import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
 import { queueStatusChangesOf, statusEventsWanted } from "@/lib/webhooks/status-events";
-import { recordMessageEvent } from "./record-message-event";
-import { refundMessage } from "./refund-message";
+import { recordMessageEvents } from "./record-message-event";
+import { refundQueuedMessages } from "./refund-message";
 
 export const EXPIRED_RESPONSE = "EXPIRED";
 export const CANCELLED_RESPONSE = "CANCELLED";
@@ -60,11 +60,16 @@ async function failChunk(
     [ending.response, ending.reason, at, at, ...ids.params],
   );
   const messages = rows.map(parseMessageRow);
-  for (const message of messages) {
-    await recordMessageEvent(tx, message.id, "failed", ending.reason, now);
-    await refundMessage(tx, message, ending.reason, now);
-    await enqueueWebhook(tx, message, "message.failed", now);
-  }
+  // Set-wise: a bulk send's cancel or expiry is hundreds of messages per chunk.
+  await recordMessageEvents(
+    tx,
+    messages.map((message) => message.id),
+    "failed",
+    ending.reason,
+    now,
+  );
+  await refundQueuedMessages(tx, messages, ending.reason, now);
+  for (const message of messages) await enqueueWebhook(tx, message, "message.failed", now);
   return { chosen: chosen.length, ids: messages.map((message) => message.id) };
 }
 

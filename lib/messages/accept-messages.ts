@@ -22,6 +22,7 @@ import { commitSends, type AcceptedSend, type IdempotencyRecord, type PreparedSe
 import { createGroupCommit } from "@/lib/db/group-commit";
 import { getStores } from "@/lib/db/stores";
 import type { DeliveryControl, Priority } from "@/lib/model/sends";
+import { parseRfc3339 } from "@/lib/model/rfc3339";
 
 export type { AcceptedMessage, AcceptedSend } from "./commit-sends";
 
@@ -53,7 +54,7 @@ export type AcceptMessagesInput = {
   idempotency?: IdempotencyRecord | null;
   /** "high" goes before every normal message queued for the same carrier. */
   priority?: Priority | null;
-  /** RFC 3339 time, now to MAX_SCHEDULE_DAYS ahead: the messages wait as created until then. */
+  /** RFC 3339 time, now (or up to SEND_AT_LEEWAY_MS before) to MAX_SCHEDULE_DAYS ahead: the messages wait as created until then. */
   sendAt?: string | null;
   /** Seconds (MIN_VALIDITY_SECONDS..MAX_VALIDITY_SECONDS) the messages may wait for a carrier. */
   validityPeriod?: number | null;
@@ -62,26 +63,13 @@ export type AcceptMessagesInput = {
 };
 
 export const MAX_SCHEDULE_DAYS = 35;
+/**
+ * A send_at this far behind the server's clock still counts as now: a client's "now" has passed by
+ * the time its request arrives, and clients' clocks run a little ahead.
+ */
+export const SEND_AT_LEEWAY_MS = 60_000;
 export const MIN_VALIDITY_SECONDS = 60;
 export const MAX_VALIDITY_SECONDS = 7 * 24 * 3600;
-/** RFC 3339 date-time with a zone (Z or an offset). */
-const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
-
-/**
- * The RFC 3339 time as a Date, or null. Every field must be one a calendar and a clock have: Date
- * itself would roll 2030-11-31 over to 1 December and read 24:00 as the next day's midnight.
- */
-function parseRfc3339(text: string): Date | null {
-  const match = RFC_3339.exec(text);
-  if (!match) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-  const [offsetHours, offsetMinutes] = [match[8] ?? "0", match[9] ?? "0"].map(Number);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const calendar = month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth;
-  const clock = hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59;
-  return calendar && clock ? new Date(text) : null;
-}
-
 const commitSingleSend = createGroupCommit<PreparedSend, AcceptedSend>(
   commitSends,
   MAX_SINGLE_SENDS_PER_COMMIT,
@@ -201,11 +189,11 @@ function checkDeliveryControl(input: AcceptMessagesInput, fields: FieldError[]):
     const now = Date.now();
     if (!parsed || Number.isNaN(parsed.getTime())) {
       fields.push({ field: "send_at", description: "must be an RFC 3339 date-time with a time zone, e.g. 2030-01-31T09:00:00Z" });
-    } else if (parsed.getTime() < now) {
+    } else if (parsed.getTime() < now - SEND_AT_LEEWAY_MS) {
       fields.push({ field: "send_at", description: "must not be in the past" });
     } else if (parsed.getTime() > now + MAX_SCHEDULE_DAYS * 24 * 3600 * 1000) {
       fields.push({ field: "send_at", description: `must be at most ${MAX_SCHEDULE_DAYS} days ahead` });
-    } else sendAt = parsed;
+    } else sendAt = new Date(Math.max(parsed.getTime(), now));
   }
   const validityPeriod = input.validityPeriod ?? null;
   if (

@@ -14,14 +14,19 @@ export type BulkCancellation = { bulkSendId: string; total: number; cancelled: n
 const CANCELLED = { response: CANCELLED_RESPONSE, reason: CANCELLED_REASON };
 
 /**
- * The message as it is after the cancel. Not found: 404. Not queued any more (a carrier has it, or it
- * is final): 409 naming its status, and nothing changes.
+ * The message as it is after the cancel, and whether this call cancelled it (false: it was cancelled
+ * before). Not found: 404. Not queued any more (a carrier has it, or it is final): 409 naming its
+ * status, and nothing changes.
  */
-export async function cancelMessage(scope: CancelScope, id: string): Promise<Message> {
-  await failQueuedMessages({ text: `"id" = ? AND "accountId" = ? AND "test" = ?`, params: [id, scope.accountId, scope.test] }, CANCELLED);
+export async function cancelMessage(scope: CancelScope, id: string): Promise<{ message: Message; cancelledNow: boolean }> {
+  const cancelled = await failQueuedMessages(
+    { text: `"id" = ? AND "accountId" = ? AND "test" = ?`, params: [id, scope.accountId, scope.test] },
+    CANCELLED,
+  );
   const message = await db().message.findFirst({ where: { id, accountId: scope.accountId, test: scope.test } });
   if (!message) throw AppError.notFound("SMS");
-  if (message.status === "failed" && message.operatorResponse === CANCELLED_RESPONSE) return message;
+  if (message.status === "failed" && message.operatorResponse === CANCELLED_RESPONSE)
+    return { message, cancelledNow: cancelled.length > 0 };
   throw new AppError("CONFLICT", "SMS not cancellable", {
     description: `The message is ${message.status}: only a message not yet handed to a carrier (created or enqueued) can be cancelled`,
   });

@@ -124,7 +124,7 @@ describe("scheduled sends", () => {
   it("refuses a send_at in the past, beyond 35 days or not RFC 3339, naming the field", async () => {
     const accountId = await createSendingAccount();
     for (const sendAt of [
-      new Date(Date.now() - 60_000).toISOString(),
+      new Date(Date.now() - 5 * 60_000).toISOString(),
       new Date(Date.now() + 36 * 86_400_000).toISOString(),
       "tomorrow at nine",
       "2030-01-31T09:00:00",
@@ -146,6 +146,18 @@ describe("scheduled sends", () => {
       expect((error as AppError).options.fields?.map((field) => field.field)).toEqual(["validity_period"]);
     }
     expect(await db().message.count({ where: { accountId } })).toBe(0);
+  });
+
+  it("takes a send_at of now, or a few seconds behind the server's clock, as now: queued at the next sweep", async () => {
+    const accountId = await createSendingAccount();
+    const before = Date.now();
+    const [id] = await sendWith(accountId, ["+263771000004"], { sendAt: new Date(before - 5_000).toISOString() });
+    const stored = await db().message.findUniqueOrThrow({ where: { id } });
+    expect(stored.status).toBe("created");
+    expect(stored.sendAt!.getTime()).toBeGreaterThanOrEqual(before);
+    expect(stored.sendAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(await enqueueScheduledMessages(new Date(stored.sendAt!.getTime()))).toBe(1);
+    expect((await claim(10, stored.sendAt!)).map((message) => message.id)).toEqual([id]);
   });
 
   it("holds the message as created until its time: not claimable before, queued after", async () => {
@@ -182,6 +194,49 @@ describe("validity", () => {
     expect(await refundsOf(id)).toBe(1);
     expect(await claim(10)).toEqual([]);
     await expectLedgerBalanced(accountId);
+  });
+
+  it("expires a sweep's worth of several accounts' messages at once, each live one released by its own hold", async () => {
+    const first = await createSendingAccount(1_000_000n, "First");
+    const second = await createSendingAccount(1_000_000n, "Second");
+    const firstIds = await sendWith(first, recipients(700, 3_100), { validityPeriod: 60 });
+    const secondIds = await sendWith(second, ["+263711000001", "+263731000002"], { validityPeriod: 60 });
+    const [testId] = (
+      await acceptMessages({
+        accountId: second,
+        from: SENDER,
+        body: "Test traffic",
+        recipients: ["+263771000009"],
+        actor: "test",
+        mode: "test",
+        kind: "single",
+        validityPeriod: 60,
+      })
+    ).messages.map((message) => message.id);
+    const balances = async () =>
+      (await db().account.findMany({ where: { id: { in: [first, second] } }, orderBy: { name: "asc" } })).map((account) => account.balance);
+    const [firstBefore, secondBefore] = await balances();
+
+    expect(await expireQueuedMessages(new Date(Date.now() + 61_000))).toBe(703);
+
+    const holds = await db().ledgerEntry.findMany({ where: { messageId: { in: [...firstIds, ...secondIds] }, kind: "hold" } });
+    const releases = await db().ledgerEntry.findMany({
+      where: { messageId: { in: [...firstIds, ...secondIds, testId] }, kind: "release" },
+    });
+    expect(new Map(releases.map((release) => [release.messageId, release.amount]))).toEqual(
+      new Map(holds.map((hold) => [hold.messageId, -hold.amount])),
+    );
+    const heldBy = (ids: string[]) => holds.filter((hold) => ids.includes(hold.messageId!)).reduce((sum, hold) => sum - hold.amount, 0n);
+    expect(await balances()).toEqual([firstBefore + heldBy(firstIds), secondBefore + heldBy(secondIds)]);
+    const events = await db().messageEvent.groupBy({
+      by: ["kind"],
+      where: { messageId: { in: [...firstIds, ...secondIds, testId] } },
+      _count: true,
+    });
+    expect(Object.fromEntries(events.map((event) => [event.kind, event._count]))).toEqual({ failed: 703, refunded: 702 });
+    expect(await db().message.count({ where: { id: testId, status: "failed", operatorResponse: "EXPIRED" } })).toBe(1);
+    await expectLedgerBalanced(first);
+    await expectLedgerBalanced(second);
   });
 });
 

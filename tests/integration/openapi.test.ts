@@ -214,6 +214,50 @@ describe("served and true to the running server", () => {
     expectDocumented(await api("GET", `${base}/sender-ids`, { token: acme.token }), "/api/v1/accounts/{account_id}/sender-ids", "get");
   });
 
+  it("documents priority, send_at and validity_period of both sends as the server checks them", async () => {
+    for (const request of ["SendSmsRequest", "SendBulkSmsRequest"]) {
+      const properties = resolve(`#/components/schemas/${request}`).properties;
+      const [priority, sendAt, validity] = ["priority", "send_at", "validity_period"].map((name) => properties[name].anyOf[0]);
+      expect(priority.enum).toEqual(["normal", "high"]);
+      expect(sendAt).toMatchObject({ type: "string", format: "date-time" });
+      expect(validity).toMatchObject({ type: "integer", minimum: 60, maximum: 604_800 });
+      const send = (validity_period: number) =>
+        api("POST", request === "SendSmsRequest" ? "/api/v1/sms" : "/api/v1/sms/bulk", {
+          token: acme.token,
+          body: { to: request === "SendSmsRequest" ? "+263771234567" : ["+263771234567"], message: "Hi", from: "ACME", validity_period },
+        });
+      for (const inRange of [validity.minimum, validity.maximum]) expect((await send(inRange)).status).toBe(202);
+      for (const outOfRange of [validity.minimum - 1, validity.maximum + 1, validity.minimum + 0.5]) {
+        const refused = await send(outOfRange);
+        expect(refused.status).toBe(400);
+        expect(refused.body.error.validation_errors.map((error: { field: string }) => error.field)).toEqual(["validity_period"]);
+      }
+    }
+  });
+
+  it("documents each list's limit as the integer range the server takes, with its default", async () => {
+    for (const [path, items] of [
+      ["/api/v1/sms", (body: any) => body.data],
+      ["/api/v1/inbound", (body: any) => body.data],
+      ["/api/v1/opt-outs", (body: any) => body.data.items],
+    ] as const) {
+      const limit = (document.paths as any)[path].get.parameters.find((parameter: Schema) => parameter.name === "limit").schema;
+      expect(limit).toEqual({ type: "integer", minimum: 1, maximum: expect.any(Number), default: expect.any(Number) });
+      for (const taken of [limit.minimum, limit.maximum]) {
+        const call = await api("GET", `${path}?limit=${taken}`, { token: acme.token });
+        expect(call.status).toBe(200);
+        expect(items(call.body)).toEqual(expect.any(Array));
+      }
+      for (const refused of [limit.minimum - 1, limit.maximum + 1]) {
+        const call = await api("GET", `${path}?limit=${refused}`, { token: acme.token });
+        expect(call.status).toBe(400);
+        expect(call.body.error.validation_errors).toEqual([
+          { field: "limit", description: `must be a whole number from 1 to ${limit.maximum}` },
+        ]);
+      }
+    }
+  });
+
   it("SMS responses, successes and errors, match their documented schemas", async () => {
     const single = await api("POST", "/api/v1/sms", { token: acme.token, body: { to: "+263771234567", message: "Hello", from: "ACME" } });
     expect(single.status).toBe(202);

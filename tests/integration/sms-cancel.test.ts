@@ -8,6 +8,7 @@ import { db } from "@/lib/db/client";
 import { smsSchema } from "@/lib/messages/serialize-sms";
 import { bulkCancellationSchema } from "@/lib/api/sms/sms-schemas";
 import { claimMessages } from "@/lib/delivery/claim-messages";
+import { cancelMessage } from "@/lib/messages/cancel-messages";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { envelopeSchema } from "@/lib/api/response-schemas";
@@ -65,6 +66,30 @@ describe("POST /api/v1/sms/{id}/cancel", () => {
     expect(again.body.data.operator_response).toBe("CANCELLED");
     expect(await releasesOf(id)).toBe(1);
     await expectLedgerBalanced(acme.accountId);
+  });
+
+  it("tells the send's webhook_url once: message.failed with the Sms object, CANCELLED", async () => {
+    const id = await sendOne({ webhook_url: "http://127.0.0.1:9/hooks/sms" });
+    expect((await api("POST", `/api/v1/sms/${id}/cancel`, { token: acme.token })).status).toBe(200);
+    expect((await api("POST", `/api/v1/sms/${id}/cancel`, { token: acme.token })).status).toBe(200);
+    const deliveries = await db().webhookDelivery.findMany({ where: { messageId: id } });
+    expect(deliveries.map((delivery) => delivery.eventType)).toEqual(["message.failed"]);
+    const payload = JSON.parse(deliveries[0].payload);
+    expect([payload.type, payload.data.id, payload.data.status, payload.data.operator_response]).toEqual([
+      "message.failed",
+      id,
+      "failed",
+      "CANCELLED",
+    ]);
+  });
+
+  it("says whether the cancel was this call's, for the dashboard's audit: once true, then false", async () => {
+    const id = await sendOne();
+    const scope = { accountId: acme.accountId, test: false };
+    const first = await cancelMessage(scope, id);
+    const second = await cancelMessage(scope, id);
+    expect([first.cancelledNow, first.message.operatorResponse]).toEqual([true, "CANCELLED"]);
+    expect([second.cancelledNow, second.message.operatorResponse]).toEqual([false, "CANCELLED"]);
   });
 
   it("cancels a scheduled message before its time", async () => {

@@ -194,6 +194,24 @@ describe("GET /api/v1/sms", () => {
     expect(call.body.error.validation_errors).toEqual([{ field, description: expect.any(String) }]);
   });
 
+  it("says to encode the + of a time's offset when a query string turned it into a space", async () => {
+    const call = await api("GET", "/api/v1/sms?created_after=2026-03-01T02:00:00+02:00", { token: acme.token });
+    expectLegacyError(call, 400, "ERR_BAD_REQUEST");
+    expect(call.body.error.validation_errors).toEqual([{ field: "created_after", description: expect.stringContaining("%2B") }]);
+    const encoded = await api("GET", "/api/v1/sms?created_after=2026-03-01T02:00:00%2B02:00", { token: acme.token });
+    expect(encoded.status).toBe(200);
+  });
+
+  it("reads a time filter in every RFC 3339 form a send_at takes: lower-case t and z, a space for the T", async () => {
+    const [newest] = (await api("GET", "/api/v1/sms?limit=1", { token: acme.token })).body.data;
+    const at: string = newest.created_at;
+    for (const written of [at, at.replace("T", "t").replace("Z", "z"), at.replace("T", "%20")]) {
+      const call = await api("GET", `/api/v1/sms?limit=1&created_after=${written}`, { token: acme.token });
+      expect(call.status).toBe(200);
+      expect(call.body.data.map((sms: { id: string }) => sms.id)).toEqual([newest.id]);
+    }
+  });
+
   it("without a key: 401 in the kit shape", async () => {
     expectKitError(await api("GET", "/api/v1/sms"), 401, "UNAUTHORIZED");
     expectKitError(await api("GET", "/api/v1/sms/export"), 401, "UNAUTHORIZED");

@@ -8,7 +8,10 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 /** The message list's cancel: the API's cancel, on the signed-in user's account. */
 export const cancelMessageAction = defineAction("messages.send", z.object({ id: z.uuid(), test: z.boolean() }), async (input, user) => {
   const accountId = accountIdOf(user);
-  const message = await cancelMessage({ accountId, test: input.test }, input.id);
-  await recordAuditEvent({ accountId, actor: userActor(user), action: "message.cancelled", targetType: "message", targetId: input.id });
+  const { message, cancelledNow } = await cancelMessage({ accountId, test: input.test }, input.id);
+  // A message cancelled before (through the API, another tab) was not cancelled by this user.
+  if (cancelledNow) {
+    await recordAuditEvent({ accountId, actor: userActor(user), action: "message.cancelled", targetType: "message", targetId: input.id });
+  }
   return { id: message.id, status: message.status };
 });

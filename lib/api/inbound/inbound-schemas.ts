@@ -2,7 +2,7 @@
 // message object, and the sandbox's request. The same schemas feed the OpenAPI document.
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { queryTimeSchema, readQueryFields } from "@/lib/api/parse-request";
+import { queryLimitSchema, queryTimeSchema, readQueryFields } from "@/lib/api/parse-request";
 import { inboundAddress, normalizeInboundNumber } from "@/lib/inbound/inbound-numbers";
 import { isStorableText } from "@/lib/text";
 import type { InboundMode } from "@/lib/inbound/inbound-listeners";
@@ -20,12 +20,11 @@ export const inboundSearchQuerySchema = z
     to: z.string().optional().meta({ description: "Only messages to this number or short code of the account" }),
     received_after: queryTimeSchema("Only messages received at or after this time").optional(),
     received_before: queryTimeSchema("Only messages received before this time").optional(),
-    limit: z
-      .string()
-      .regex(/^\d+$/, `must be a whole number from 1 to ${MAX_INBOUND_LIMIT}`)
-      .refine((text) => Number(text) >= 1 && Number(text) <= MAX_INBOUND_LIMIT, `must be a whole number from 1 to ${MAX_INBOUND_LIMIT}`)
-      .optional()
-      .meta({ description: `Messages per page, 1 to ${MAX_INBOUND_LIMIT} (default ${DEFAULT_INBOUND_LIMIT})` }),
+    limit: queryLimitSchema(
+      MAX_INBOUND_LIMIT,
+      DEFAULT_INBOUND_LIMIT,
+      `Messages per page, 1 to ${MAX_INBOUND_LIMIT} (default ${DEFAULT_INBOUND_LIMIT})`,
+    ).optional(),
     cursor: z
       .string()
       .refine((text) => decodeInboundCursor(text) !== null, "must be a next_cursor of an earlier answer")

@@ -1,5 +1,6 @@
 // Contracts of the opt-out endpoints (Tumira's design): snake case and the envelope, like the account endpoints.
 import { z } from "zod";
+import { queryLimitSchema } from "@/lib/api/parse-request";
 import { decodeOptOutCursor, MAX_OPT_OUT_PAGE, NOT_AN_OPT_OUT_CURSOR, type OptOut, type OptOutPage } from "@/lib/opt-outs/opt-outs";
 
 export const optOutSchema = z
@@ -22,16 +23,14 @@ export const optOutPageSchema = z
   .meta({ id: "OptOutPage" });
 
 export const DEFAULT_OPT_OUT_PAGE = 100;
-const pageLimitError = `must be a whole number from 1 to ${MAX_OPT_OUT_PAGE}`;
 
 /** The list's query string, as a client writes it. */
 export const optOutListQuerySchema = z.object({
-  limit: z
-    .string()
-    .regex(/^\d{1,4}$/, pageLimitError)
-    .refine((text) => Number(text) >= 1 && Number(text) <= MAX_OPT_OUT_PAGE, pageLimitError)
-    .optional()
-    .describe(`Entries per page, 1 to ${MAX_OPT_OUT_PAGE} (default ${DEFAULT_OPT_OUT_PAGE})`),
+  limit: queryLimitSchema(
+    MAX_OPT_OUT_PAGE,
+    DEFAULT_OPT_OUT_PAGE,
+    `Entries per page, 1 to ${MAX_OPT_OUT_PAGE} (default ${DEFAULT_OPT_OUT_PAGE})`,
+  ).optional(),
   cursor: z
     .string()
     .refine((text) => decodeOptOutCursor(text) !== null, NOT_AN_OPT_OUT_CURSOR)

@@ -79,7 +79,7 @@ function cancelScopeOf(context: AuthedContext): CancelScope {
 }
 
 async function cancelSms(context: AuthedContext): Promise<ApiResponse> {
-  const message = await cancelMessage(cancelScopeOf(context), smsIdOf(context));
+  const { message } = await cancelMessage(cancelScopeOf(context), smsIdOf(context));
   return envelope(200, SMS_CANCELLED, serializeSms(message));
 }
 

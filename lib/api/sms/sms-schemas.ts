@@ -6,7 +6,7 @@
 // shares, so every field error of a request is reported at once.
 import { z } from "zod";
 import { operatorSchema } from "@/lib/carriers/operators";
-import { MAX_BULK_RECIPIENTS } from "@/lib/messages/accept-messages";
+import { MAX_BULK_RECIPIENTS, MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from "@/lib/messages/accept-messages";
 import { messageStatusSchema } from "@/lib/messages/serialize-sms";
 
 const text = (description: string, example: string) => z.string().meta({ description, example });
@@ -23,18 +23,24 @@ const priority = z
   .enum(["normal", "high"])
   .meta({ description: "high: sent before every normal message queued for the same carrier", example: "high" })
   .nullish();
+// The request checks send_at's and validity_period's types only; their format and range are checked
+// with what the other values mean (lib/messages/accept-messages.ts), and stated here for the document.
 const sendAt = z
   .string()
   .meta({
-    description: "RFC 3339 time, from now to 35 days ahead: the messages read status created until then, then are queued",
-    example: "2030-01-31T09:00:00+02:00",
+    format: "date-time",
+    description:
+      "RFC 3339 time, from now to 35 days ahead: the messages read status created until then, then are queued. " +
+      "A time at most a minute past counts as now. For example 09:00 in Harare on a day within the range: <date>T09:00:00+02:00",
   })
   .nullish();
 const validityPeriod = z
   .number()
   .meta({
-    description:
-      "Seconds (60 to 604800) the messages may wait for the carrier; not handed over by then they fail with operator_response EXPIRED and are refunded",
+    type: "integer",
+    minimum: MIN_VALIDITY_SECONDS,
+    maximum: MAX_VALIDITY_SECONDS,
+    description: `Whole seconds (${MIN_VALIDITY_SECONDS} to ${MAX_VALIDITY_SECONDS}) the messages may wait for the carrier; not handed over by then they fail with operator_response EXPIRED and are refunded`,
     example: 600,
   })
   .nullish();

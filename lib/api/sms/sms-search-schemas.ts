@@ -3,7 +3,7 @@
 // schemas feed the OpenAPI document.
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { queryTimeSchema, readQueryFields } from "@/lib/api/parse-request";
+import { queryLimitSchema, queryTimeSchema, readQueryFields } from "@/lib/api/parse-request";
 import { messageStatusSchema, smsSchema } from "@/lib/messages/serialize-sms";
 import { recipientQuerySchema } from "@/lib/messages/msisdn";
 import { decodeSearchCursor, type MessageSearch, type SearchCursor } from "@/lib/messages/search-messages";
@@ -30,12 +30,11 @@ export const smsSearchQuerySchema = z
     bulk_id: z.uuid("must be a UUID").optional().meta({ description: "Only the messages of this bulk send" }),
     created_after: queryTimeSchema("Only messages created at or after this time").optional(),
     created_before: queryTimeSchema("Only messages created before this time").optional(),
-    limit: z
-      .string()
-      .regex(/^\d+$/, `must be a whole number from 1 to ${MAX_LIST_LIMIT}`)
-      .refine((text) => Number(text) >= 1 && Number(text) <= MAX_LIST_LIMIT, `must be a whole number from 1 to ${MAX_LIST_LIMIT}`)
-      .optional()
-      .meta({ description: `Messages per page, 1 to ${MAX_LIST_LIMIT} (default ${DEFAULT_LIST_LIMIT}); the list only` }),
+    limit: queryLimitSchema(
+      MAX_LIST_LIMIT,
+      DEFAULT_LIST_LIMIT,
+      `Messages per page, 1 to ${MAX_LIST_LIMIT} (default ${DEFAULT_LIST_LIMIT}); the list only`,
+    ).optional(),
     cursor: z
       .string()
       .refine((text) => decodeSearchCursor(text) !== null, "must be a next_cursor of an earlier answer")
