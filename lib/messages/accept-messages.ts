@@ -65,7 +65,7 @@ export type AcceptMessagesInput = {
 export const MAX_SCHEDULE_DAYS = 35;
 /**
  * A send_at this far behind the server's clock still counts as now: a client's "now" has passed by
- * the time its request arrives, and clients' clocks run a little ahead.
+ * the time its request arrives, and a client's clock may run a little behind.
  */
 export const SEND_AT_LEEWAY_MS = 60_000;
 export const MIN_VALIDITY_SECONDS = 60;
