@@ -203,6 +203,7 @@ describe("cli", () => {
     await refused(["carriers:pause", "vodafone", "--reason", "x"], /must be one of econet, netone, telecel/);
     await refused(["carriers:pause", "econet"], /--reason is required/);
     await refused(["carriers:pause", "econet", "--reason", "   "], /--reason cannot be blank/);
+    await refused(["carriers:pause", "econet", "--reason", "x"], /reason needs at least 3 characters/);
     await refused(["carriers:pause", "--reason", "x"], /carrier is required/);
     await refused(["carriers:pause", "econet", "netone", "--reason", "x"], /one operator only/);
 
