@@ -1,10 +1,13 @@
-// The audit log's details show recorded money in the account's currency, not in stored units.
+// The audit log's details show recorded money in the account's currency, not in stored units, and
+// its actor filter finds actors by the words the log shows for them.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { createAccount } from "@/lib/accounts/create-account";
 import { requestTopUp } from "@/lib/ledger/request-top-up";
 import { setLowBalanceThreshold } from "@/lib/webhooks/low-balance";
 import { setRate } from "@/lib/rates/rates";
+import { createApiKey } from "@/lib/keys/create-api-key";
+import { pauseCarrier } from "@/lib/carriers/carrier-pauses";
 import { exportAuditEvents, listAuditEvents } from "@/lib/dashboard/list-audit-events";
 import { useTestDatabase } from "../helpers/test-database";
 
@@ -34,5 +37,36 @@ describe("audit details", () => {
     let csv = "";
     for await (const chunk of exportAuditEvents({ accountId: account.id }, {})) csv += chunk;
     expect(csv).toContain("amount: USD 25.50, reference: FNB 1");
+  });
+
+  it("filter actors by what the log shows, ignoring case on both engines: the CLI, Tumira, a key's name", async () => {
+    const account = await createAccount({ name: "Audit Actors Ltd", currency: "USD", openingBalance: 0n, actor: "system" });
+    const key = await createApiKey({ accountId: account.id, name: "Production Server", actor: "cli" });
+    await pauseCarrier({ operator: "telecel", reason: "SMSC upgrade", actor: "cli" });
+    await setRate({ operator: "econet", pricePerSegment: 300n, accountId: account.id, actor: `key:${key.id}` });
+
+    const actionsBy = async (actor: string) => {
+      const { rows } = await listAuditEvents({ allAccounts: true }, { actor });
+      return rows.map((row) => `${row.actor} ${row.action}`).sort();
+    };
+    const byCli = ["the CLI carrier.paused", "the CLI key.created"];
+    expect(await actionsBy("the CLI")).toEqual(byCli);
+    expect(await actionsBy("cli")).toEqual(byCli);
+    expect(await actionsBy("tumira")).toEqual(["Tumira account.created"]);
+    const byKey = [`key Production Server (${key.tokenPrefix}…) rate.set`];
+    expect(await actionsBy("production")).toEqual(byKey);
+    expect(await actionsBy("PRODUCTION SERVER")).toEqual(byKey);
+    expect(await actionsBy("nobody at all")).toEqual([]);
+
+    let csv = "";
+    for await (const chunk of exportAuditEvents({ allAccounts: true }, { actor: "The CLI" })) csv += chunk;
+    expect(
+      csv
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((line) => line.split(",")[3])
+        .sort(),
+    ).toEqual(["carrier.paused", "key.created"]);
   });
 });
