@@ -121,10 +121,13 @@ function describeData(data: string, currency: string | null): string {
     }
   })();
   if (!parsed || typeof parsed !== "object") return "";
-  return Object.entries(parsed)
-    .filter(([, value]) => value !== null && value !== undefined && typeof value !== "object")
-    .map(([name, value]) => `${name}: ${MONEY_FIELDS.has(name) ? describeMoney(String(value), currency) : String(value)}`)
-    .join(", ");
+  return (
+    Object.entries(parsed)
+      // An empty value (a sender id added without a stated use) says nothing: left out, not "useCase: ".
+      .filter(([, value]) => value !== null && value !== undefined && value !== "" && typeof value !== "object")
+      .map(([name, value]) => `${name}: ${MONEY_FIELDS.has(name) ? describeMoney(String(value), currency) : String(value)}`)
+      .join(", ")
+  );
 }
 
 function describeMoney(stored: string, currency: string | null): string {

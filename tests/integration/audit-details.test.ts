@@ -40,7 +40,13 @@ describe("audit details", () => {
   });
 
   it("filter actors by what the log shows, ignoring case on both engines: the CLI, Tumira, a key's name", async () => {
-    const account = await createAccount({ name: "Audit Actors Ltd", currency: "USD", openingBalance: 0n, actor: "system" });
+    const account = await createAccount({
+      name: "Audit Actors Ltd",
+      currency: "USD",
+      openingBalance: 0n,
+      senders: ["ACTORS"],
+      actor: "system",
+    });
     const key = await createApiKey({ accountId: account.id, name: "Production Server", actor: "cli" });
     await pauseCarrier({ operator: "telecel", reason: "SMSC upgrade", actor: "cli" });
     await setRate({ operator: "econet", pricePerSegment: 300n, accountId: account.id, actor: `key:${key.id}` });
@@ -52,11 +58,14 @@ describe("audit details", () => {
     const byCli = ["the CLI carrier.paused", "the CLI key.created"];
     expect(await actionsBy("the CLI")).toEqual(byCli);
     expect(await actionsBy("cli")).toEqual(byCli);
-    expect(await actionsBy("tumira")).toEqual(["Tumira account.created"]);
+    expect(await actionsBy("tumira")).toEqual(["Tumira account.created", "Tumira sender.added"]);
     const byKey = [`key Production Server (${key.tokenPrefix}…) rate.set`];
     expect(await actionsBy("production")).toEqual(byKey);
     expect(await actionsBy("PRODUCTION SERVER")).toEqual(byKey);
     expect(await actionsBy("nobody at all")).toEqual([]);
+    // A sender id added with no stated use: the details leave the empty field out.
+    const { rows } = await listAuditEvents({ allAccounts: true }, { action: "sender.added" });
+    expect(rows.map((row) => row.details)).toEqual(["name: ACTORS, status: approved"]);
 
     let csv = "";
     for await (const chunk of exportAuditEvents({ allAccounts: true }, { actor: "The CLI" })) csv += chunk;
