@@ -206,6 +206,13 @@ describe("cli", () => {
     await refused(["carriers:pause", "econet", "--reason", "x"], /reason needs at least 3 characters/);
     await refused(["carriers:pause", "--reason", "x"], /carrier is required/);
     await refused(["carriers:pause", "econet", "netone", "--reason", "x"], /one operator only/);
+    await refused(
+      ["carriers:pause", "econet", "--reasn", "typo"],
+      /Unknown option '--reasn'[^]*carriers:pause +Stop sending[^]*<operator> --reason …/,
+    );
+    const help = await runCli(["carriers:pause", "--help"]);
+    expect(help).toMatchObject({ code: 0, stderr: "" });
+    expect(help.stdout).toMatch(/carriers:pause +Stop sending a carrier's live messages[^]*<operator> --reason …/);
 
     expect(await ok(["carriers:resume", "telecel"])).toEqual({ operator: "telecel", paused: false, changed: true });
     expect(await ok(["carriers:resume", "telecel"])).toEqual({ operator: "telecel", paused: false, changed: false });
