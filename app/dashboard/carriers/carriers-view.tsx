@@ -327,7 +327,12 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
       >
         {pausing && (
           <form onSubmit={submitHandler((form) => pause(pausing, form))} {...errors.formProps} className="space-y-4">
-            <Field id="pause-reason" label="Reason" hint="Kept with the pause and in the audit log." error={errors.errorFor("reason")}>
+            <Field
+              id="pause-reason"
+              label="Reason"
+              hint="3 to 500 characters, kept with the pause and in the audit log."
+              error={errors.errorFor("reason")}
+            >
               <Textarea
                 id="pause-reason"
                 name="reason"
