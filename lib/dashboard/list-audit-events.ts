@@ -58,11 +58,17 @@ const NAMED_ACTORS = { cli: "the CLI", system: "Tumira" };
 
 /**
  * The stored actor strings a free-text actor filter stands for, ignoring case as the log reads them:
- * emails and key names or prefixes containing it, and "the CLI" or "Tumira".
+ * emails (of the account's members and of platform staff) and key names or prefixes containing it,
+ * and "the CLI" or "Tumira".
  */
 async function actorsMatching(text: string, scope: AuditScope): Promise<string[]> {
   const [users, keys] = await Promise.all([
-    db().user.findMany({ where: { email: { contains: text.toLowerCase() }, ...scopeWhere(scope) }, select: { id: true }, take: 200 }),
+    // An account's events name its members and the platform staff who acted on it (an admin's credit).
+    db().user.findMany({
+      where: { email: { contains: text.toLowerCase() }, ...("accountId" in scope ? { OR: [scopeWhere(scope), { accountId: null }] } : {}) },
+      select: { id: true },
+      take: 200,
+    }),
     db().apiKey.findMany({
       where: { OR: [{ name: containsText(text) }, { tokenPrefix: containsText(text) }], ...scopeWhere(scope) },
       select: { id: true },

@@ -8,6 +8,8 @@ import { setLowBalanceThreshold } from "@/lib/webhooks/low-balance";
 import { setRate } from "@/lib/rates/rates";
 import { createApiKey } from "@/lib/keys/create-api-key";
 import { pauseCarrier } from "@/lib/carriers/carrier-pauses";
+import { createPlatformAdmin } from "@/lib/users/create-platform-admin";
+import { creditBalance } from "@/lib/ledger/credit-balance";
 import { exportAuditEvents, listAuditEvents } from "@/lib/dashboard/list-audit-events";
 import { useTestDatabase } from "../helpers/test-database";
 
@@ -77,5 +79,16 @@ describe("audit details", () => {
         .map((line) => line.split(",")[3])
         .sort(),
     ).toEqual(["carrier.paused", "key.created"]);
+  });
+
+  it("finds, in an owner's log, the platform admin who acted on the account, by the email the row shows", async () => {
+    const account = await createAccount({ name: "Audit Staff Ltd", currency: "USD", openingBalance: 0n, actor: "cli" });
+    const admin = await createPlatformAdmin({ email: "finance.admin@platform.test", actor: "cli" });
+    await creditBalance({ accountId: account.id, amount: 250_000n, reason: "bank transfer", actor: `user:${admin.id}` });
+
+    const { rows } = await listAuditEvents({ accountId: account.id }, { actor: "finance.admin" });
+    expect(rows.map((row) => `${row.actor} ${row.action}`)).toEqual(["finance.admin@platform.test balance.credited"]);
+    // Only the account's own events: the admin's creation of their own user is not in this log.
+    expect((await listAuditEvents({ accountId: account.id }, { actor: "platform.test" })).rows).toHaveLength(1);
   });
 });
