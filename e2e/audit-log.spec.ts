@@ -38,8 +38,14 @@ test("an owner reads the account's audit log, filters it by action and actor, an
 test("a bad filter value is named, and a developer has no audit log", async ({ page, browser }) => {
   const { owner, developer } = fixtures();
   await signIn(page, owner);
-  await page.goto("/dashboard/audit?from=2026-13-45");
+  await page.goto("/dashboard/audit?from=2026-13-45&action=account.created");
   await expect(page.getByTestId("filter-problems")).toContainText("From:");
+  // The export takes the filters the list applied: the bad day is left out, the action kept.
+  await expect(page.getByTestId("audit-export")).toHaveAttribute("href", "/api/dashboard/audit/export?action=account.created");
+  const download = page.waitForEvent("download");
+  await page.getByTestId("audit-export").click();
+  const csv = fs.readFileSync((await (await download).path())!, "utf8");
+  expect(csv.trim().split(/\r?\n/)).toEqual(["time,account,actor,action,target,details", expect.stringContaining(",account.created,")]);
 
   const developerContext = await browser.newContext();
   const developerPage = await developerContext.newPage();

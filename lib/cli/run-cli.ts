@@ -284,13 +284,15 @@ export const commands: Record<string, Command> = {
 
 export type CliResult = { code: number; stdout: string; stderr: string };
 
+function commandUsage(name: string, spec: Command): string {
+  const flags = Object.entries(spec.flags).map(([flag, { type }]) =>
+    flag === spec.positional ? `<${flag}>` : type === "boolean" ? `[--${flag}]` : `--${flag} …`,
+  );
+  return `  ${name.padEnd(20)} ${spec.summary}\n  ${"".padEnd(20)} ${flags.join(" ")}`;
+}
+
 function usage(): string {
-  const lines = Object.entries(commands).map(([name, spec]) => {
-    const flags = Object.entries(spec.flags).map(([flag, { type }]) =>
-      flag === spec.positional ? `<${flag}>` : type === "boolean" ? `[--${flag}]` : `--${flag} …`,
-    );
-    return `  ${name.padEnd(20)} ${spec.summary}\n  ${"".padEnd(20)} ${flags.join(" ")}`;
-  });
+  const lines = Object.entries(commands).map(([name, spec]) => commandUsage(name, spec));
   return `Usage: npm run cli -- <command> [--flags]\n\nCommands:\n${lines.join("\n")}\n`;
 }
 
@@ -305,6 +307,7 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     return { code: name ? 0 : 2, stdout: name ? usage() : "", stderr: name ? "" : usage() };
   const spec = commands[name];
   if (!spec) return { code: 2, stdout: "", stderr: `Unknown command "${name}".\n\n${usage()}` };
+  if (rest.includes("--help") || rest.includes("-h")) return { code: 0, stdout: `${commandUsage(name, spec)}\n`, stderr: "" };
 
   let raw: Record<string, unknown>;
   try {
@@ -313,7 +316,7 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     if (parsed.positionals.length > 1) throw new Error(`one ${spec.positional} only, got ${parsed.positionals.join(" ")}`);
     if (spec.positional && parsed.positionals.length === 1) raw = { ...raw, [spec.positional]: parsed.positionals[0] };
   } catch (error) {
-    return { code: 2, stdout: "", stderr: `${name}: ${(error as Error).message}\n` };
+    return { code: 2, stdout: "", stderr: `${name}: ${(error as Error).message}\n\n${commandUsage(name, spec)}\n` };
   }
   try {
     const flags = spec.schema.safeParse(raw);

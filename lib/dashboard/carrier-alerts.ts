@@ -1,5 +1,6 @@
 // What an operator must not miss, shown as banners on every dashboard page of the platform staff:
-// a carrier with no bind up, a paused carrier, a queue whose first message in line waits too long.
+// a carrier with no bind up or no dispatcher reporting one, a paused carrier, a queue whose first
+// message in line waits too long.
 import { readCarrierOverview, type CarrierOverview } from "@/lib/delivery/carrier-links";
 import { carrierName } from "@/lib/messages/vocabulary";
 
@@ -21,7 +22,10 @@ export function carrierAlertsOf(carriers: CarrierOverview[], now: Date): Carrier
     const name = carrierName(carrier.operator);
     if (carrier.paused) {
       alerts.push({ id: `${carrier.operator}-paused`, tone: "amber", text: `${name} is paused: ${carrier.paused.reason}` });
-    } else if (carrier.binds.length > 0 && carrier.binds.every((bind) => bind.state !== "bound")) {
+    } else if (carrier.binds.length === 0) {
+      // Every dispatcher stopped (or none was started): nothing reports a bind that could be down.
+      alerts.push({ id: `${carrier.operator}-unreported`, tone: "red", text: `${name}: no dispatcher is reporting a bind` });
+    } else if (carrier.binds.every((bind) => bind.state !== "bound")) {
       const downSince = Math.max(...carrier.binds.map((bind) => bind.since.getTime()));
       if (now.getTime() - downSince >= BIND_DOWN_ALERT_MS) {
         alerts.push({ id: `${carrier.operator}-down`, tone: "red", text: `${name}: no bind up for ${minutes(now.getTime() - downSince)}` });

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { csvLine } from "@/lib/csv";
 import { db } from "@/lib/db/client";
+import { containsText } from "@/lib/db/contains-text";
 import { formatAmount, formatMoney } from "@/lib/money";
 import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
 
@@ -52,18 +53,33 @@ type StoredEvent = {
 
 const scopeWhere = (scope: AuditScope) => ("accountId" in scope ? { accountId: scope.accountId } : {});
 
-/** The stored actor strings a free-text actor filter stands for: emails and key names or prefixes containing it. */
+/** The actors that are no user and no key, by their stored string and the words the log shows for them. */
+const NAMED_ACTORS = { cli: "the CLI", system: "Tumira" };
+
+/**
+ * The stored actor strings a free-text actor filter stands for, ignoring case as the log reads them:
+ * emails (of the account's members and of platform staff) and key names or prefixes containing it,
+ * and "the CLI" or "Tumira".
+ */
 async function actorsMatching(text: string, scope: AuditScope): Promise<string[]> {
   const [users, keys] = await Promise.all([
-    db().user.findMany({ where: { email: { contains: text.toLowerCase() }, ...scopeWhere(scope) }, select: { id: true }, take: 200 }),
+    // An account's events name its members and the platform staff who acted on it (an admin's credit).
+    db().user.findMany({
+      where: { email: { contains: text.toLowerCase() }, ...("accountId" in scope ? { OR: [scopeWhere(scope), { accountId: null }] } : {}) },
+      select: { id: true },
+      take: 200,
+    }),
     db().apiKey.findMany({
-      where: { OR: [{ name: { contains: text } }, { tokenPrefix: { contains: text } }], ...scopeWhere(scope) },
+      where: { OR: [{ name: containsText(text) }, { tokenPrefix: containsText(text) }], ...scopeWhere(scope) },
       select: { id: true },
       take: 200,
     }),
   ]);
-  const literal = ["cli", "system"].filter((name) => name.includes(text.toLowerCase()));
-  return [...users.map((user) => `user:${user.id}`), ...keys.map((key) => `key:${key.id}`), ...literal];
+  const lowered = text.toLowerCase();
+  const named = Object.entries(NAMED_ACTORS)
+    .filter(([stored, shown]) => stored.includes(lowered) || shown.toLowerCase().includes(lowered))
+    .map(([stored]) => stored);
+  return [...users.map((user) => `user:${user.id}`), ...keys.map((key) => `key:${key.id}`), ...named];
 }
 
 async function whereOf(scope: AuditScope, filters: AuditFilters) {
@@ -88,10 +104,7 @@ export async function describeActors(actors: string[]): Promise<Map<string, stri
     db().user.findMany({ where: { id: { in: ids("user") } }, select: { id: true, email: true } }),
     db().apiKey.findMany({ where: { id: { in: ids("key") } }, select: { id: true, name: true, tokenPrefix: true } }),
   ]);
-  const names = new Map<string, string>([
-    ["cli", "the CLI"],
-    ["system", "Tumira"],
-  ]);
+  const names = new Map<string, string>(Object.entries(NAMED_ACTORS));
   for (const user of users) names.set(`user:${user.id}`, user.email);
   for (const key of keys) names.set(`key:${key.id}`, key.tokenPrefix ? `key ${key.name} (${key.tokenPrefix}…)` : `key ${key.name}`);
   return names;
@@ -114,10 +127,13 @@ function describeData(data: string, currency: string | null): string {
     }
   })();
   if (!parsed || typeof parsed !== "object") return "";
-  return Object.entries(parsed)
-    .filter(([, value]) => value !== null && value !== undefined && typeof value !== "object")
-    .map(([name, value]) => `${name}: ${MONEY_FIELDS.has(name) ? describeMoney(String(value), currency) : String(value)}`)
-    .join(", ");
+  return (
+    Object.entries(parsed)
+      // An empty value (a sender id added without a stated use) says nothing: left out, not "useCase: ".
+      .filter(([, value]) => value !== null && value !== undefined && value !== "" && typeof value !== "object")
+      .map(([name, value]) => `${name}: ${MONEY_FIELDS.has(name) ? describeMoney(String(value), currency) : String(value)}`)
+      .join(", ")
+  );
 }
 
 function describeMoney(stored: string, currency: string | null): string {

@@ -59,10 +59,10 @@ export function dayOfColumn(executor: { readonly dialect: Dialect }, column: str
   return executor.dialect === "sqlite" ? `substr(${column}, 1, 10)` : `to_char(${column}, 'YYYY-MM-DD')`;
 }
 
-/** Whether a statement failed on a unique index or primary key, on either engine. */
+/** Whether a statement (raw SQL or Prisma's, P2002) failed on a unique index or primary key, on either engine. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = error instanceof Error && "code" in error ? error.code : undefined;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "P2002";
 }
 
 export function fromDbTime(value: unknown): Date {

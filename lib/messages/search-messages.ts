@@ -3,6 +3,7 @@
 // Message(accountId, createdAt, id), however deep, and an export reads page after page with constant
 // memory (no OFFSET, no transaction held open).
 import { getDatabase } from "@/lib/db/client";
+import { containsText } from "@/lib/db/contains-text";
 import type { Prisma } from "@/lib/db/generated/sqlite";
 import { decodePageCursor, encodePageCursor } from "@/lib/model/page-cursor";
 import type { SmsSource } from "./serialize-sms";
@@ -72,11 +73,6 @@ export function encodeSearchCursor(cursor: SearchCursor): string {
 export function decodeSearchCursor(text: string): SearchCursor | null {
   const cursor = decodePageCursor(text);
   return cursor && { createdAt: cursor.at, id: cursor.id };
-}
-
-/** Case-insensitive text search on both engines: SQLite's LIKE already ignores ASCII case. */
-function containsText(text: string): Prisma.StringFilter {
-  return getDatabase().kind === "postgres" ? ({ contains: text, mode: "insensitive" } as Prisma.StringFilter) : { contains: text };
 }
 
 const WHOLE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

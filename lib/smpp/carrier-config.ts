@@ -52,11 +52,15 @@ const urlParts = z.object({
   systemId: z.string().min(1, "needs a system_id (smpp://system_id:password@host:port)").max(15, "system_id is at most 15 characters"),
   password: z.string().max(8, "password is at most 8 characters"),
   host: z.string().min(1, "needs a host"),
-  port: z.coerce.number().int().min(1).max(65535),
+  port: z.coerce.number({ error: "the port must be a number" }).int("the port must be a whole number").min(1).max(65535),
   systemType: z.string().max(12, "system_type is at most 12 characters"),
-  tps: z.coerce.number().int("tps must be a whole number").min(1, "tps must be at least 1").max(10_000, "tps must be at most 10000"),
+  tps: z.coerce
+    .number({ error: "tps must be a whole number" })
+    .int("tps must be a whole number")
+    .min(1, "tps must be at least 1")
+    .max(10_000, "tps must be at most 10000"),
   window: z.coerce
-    .number()
+    .number({ error: "window must be a whole number" })
     .int("window must be a whole number")
     .min(1, "window must be at least 1")
     .max(1000, "window must be at most 1000"),

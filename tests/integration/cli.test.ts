@@ -203,8 +203,16 @@ describe("cli", () => {
     await refused(["carriers:pause", "vodafone", "--reason", "x"], /must be one of econet, netone, telecel/);
     await refused(["carriers:pause", "econet"], /--reason is required/);
     await refused(["carriers:pause", "econet", "--reason", "   "], /--reason cannot be blank/);
+    await refused(["carriers:pause", "econet", "--reason", "x"], /reason needs at least 3 characters/);
     await refused(["carriers:pause", "--reason", "x"], /carrier is required/);
     await refused(["carriers:pause", "econet", "netone", "--reason", "x"], /one operator only/);
+    await refused(
+      ["carriers:pause", "econet", "--reasn", "typo"],
+      /Unknown option '--reasn'[^]*carriers:pause +Stop sending[^]*<operator> --reason …/,
+    );
+    const help = await runCli(["carriers:pause", "--help"]);
+    expect(help).toMatchObject({ code: 0, stderr: "" });
+    expect(help.stdout).toMatch(/carriers:pause +Stop sending a carrier's live messages[^]*<operator> --reason …/);
 
     expect(await ok(["carriers:resume", "telecel"])).toEqual({ operator: "telecel", paused: false, changed: true });
     expect(await ok(["carriers:resume", "telecel"])).toEqual({ operator: "telecel", paused: false, changed: false });

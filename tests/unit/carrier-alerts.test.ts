@@ -73,6 +73,14 @@ describe("carrier alerts", () => {
     expect(carrierAlertsOf([oneUp], now)).toEqual([]);
   });
 
+  it("names a carrier no dispatcher reports a bind to, unless it is paused", () => {
+    expect(carrierAlertsOf([carrier({ operator: "telecel", binds: [] })], now)).toEqual([
+      { id: "telecel-unreported", tone: "red", text: "Telecel: no dispatcher is reporting a bind" },
+    ]);
+    const paused = carrier({ paused: { reason: "SMSC upgrade", actor: "cli", pausedAt: ago(600_000) }, binds: [] });
+    expect(carrierAlertsOf([paused], now).map((alert) => alert.id)).toEqual(["econet-paused"]);
+  });
+
   it("names a paused carrier with its reason instead of calling its binds down", () => {
     const paused = carrier({
       operator: "netone",

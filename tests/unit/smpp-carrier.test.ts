@@ -29,7 +29,9 @@ describe("carrier URLs", () => {
     expect(() => parseCarrierUrl("econet", "smpp://host:2775")).toThrow("SMPP_ECONET: needs a system_id");
     expect(() => parseCarrierUrl("econet", "smpp://id:toolongpassword@host")).toThrow("SMPP_ECONET: password is at most 8 characters");
     expect(() => parseCarrierUrl("econet", "smpp://id:pw@host?tps=0")).toThrow("SMPP_ECONET: tps must be at least 1");
-    expect(() => parseCarrierUrl("econet", "smpp://id:pw@host?window=x")).toThrow(/SMPP_ECONET: .*window|expected number/);
+    expect(() => parseCarrierUrl("econet", "smpp://id:pw@host?window=x")).toThrow("SMPP_ECONET: window must be a whole number");
+    expect(() => parseCarrierUrl("econet", "smpp://id:pw@host?tps=abc")).toThrow("SMPP_ECONET: tps must be a whole number");
+    expect(() => parseCarrierUrl("econet", "smpp://id:pw@host?tps=")).toThrow("SMPP_ECONET: tps must be at least 1");
   });
 
   it("points carriers without a URL at the simulator", () => {

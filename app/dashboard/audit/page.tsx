@@ -31,7 +31,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const params = paramsOf(await searchParams);
   const { filters, problems } = parseAuditFilters(params);
   const [events, actions] = await Promise.all([listAuditEvents(scope, filters), listAuditActions(scope)]);
-  const exportHref = withParams("/api/dashboard/audit/export", params, { before: undefined });
+  // The filters the page applied, not the raw query: a value named as bad above the list is left out
+  // of the export as it is of the list, rather than turning the download into an error.
+  const exportHref = withParams(
+    "/api/dashboard/audit/export",
+    { actor: filters.actor, action: filters.action, from: filters.from, to: filters.to },
+    {},
+  );
   return (
     <>
       <PageHeader
@@ -54,7 +60,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         />
         <FilterForm resetHref="/dashboard/audit" problems={problems.map((problem) => problem.description)}>
           <Field id="audit-actor" label="Actor">
-            <Input id="audit-actor" name="actor" placeholder="email or key name" defaultValue={filters.actor} />
+            <Input id="audit-actor" name="actor" placeholder="email, key name or the CLI" defaultValue={filters.actor} />
           </Field>
           <Field id="audit-action" label="Action">
             <Select id="audit-action" name="action" defaultValue={filters.action ?? ""}>
