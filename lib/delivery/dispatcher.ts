@@ -24,6 +24,7 @@ import { enqueueScheduledMessages, expireQueuedMessages, EXPIRED_RESPONSE } from
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy";
 import { acceptedAtOfId, HourStats, mergeMinutes, MinuteCounter, type ReceiptHours } from "./hour-stats";
 import {
+  countDispatchersPerCarrier,
   readQueueStats,
   readReceiptsAwaited,
   removeLinkReports,
@@ -151,7 +152,7 @@ export class Dispatcher {
    * queued after it (a high-priority one) waits behind at most that much.
    */
   private capacity(connection: CarrierConnection): number {
-    const withinCap = Math.max(1, Math.ceil((connection.config.tps * CLAIM_AHEAD_MS) / 1000));
+    const withinCap = Math.max(1, Math.ceil((connection.tps * CLAIM_AHEAD_MS) / 1000));
     return Math.min(MAX_CLAIM, connection.config.window * 2, withinCap);
   }
 
@@ -161,8 +162,6 @@ export class Dispatcher {
    * carrier, so the window stays full during the claim.
    */
   private async runRoute(route: DispatchRoute): Promise<void> {
-    const capacity = this.capacity(route.connection);
-    const minClaim = Math.max(1, Math.floor(capacity / 4));
     let idleMs = this.settings.pollMs;
     await this.pausesRead;
     while (!this.stopping) {
@@ -170,6 +169,9 @@ export class Dispatcher {
         await this.pause(this.settings.pollMs);
         continue;
       }
+      // Read each time: the connection's share of its carrier's cap follows the dispatchers reporting.
+      const capacity = this.capacity(route.connection);
+      const minClaim = Math.max(1, Math.floor(capacity / 4));
       const free = capacity - (this.submittingBy.get(route.connection) ?? 0);
       if (free < minClaim || this.unrecorded >= MAX_UNRECORDED) {
         await this.waitForRoom();
@@ -436,6 +438,8 @@ export class Dispatcher {
         for (const operator of new Set(reports.map((report) => report.operator)))
           m.carrierPaused.set({ operator }, this.paused.has(operator) ? 1 : 0);
         await writeLinkReports(this.owner, reports, now);
+        const dispatchers = await countDispatchersPerCarrier(this.owner, now);
+        for (const route of this.options.routes) if (!route.test) route.connection.shareThroughput(dispatchers.get(route.operator) ?? 1);
         for (const [operator, queue] of await readQueueStats()) {
           for (const [priority, stats] of Object.entries(queue.byPriority)) {
             m.carrierQueueDepth.set({ operator, priority }, stats.depth);

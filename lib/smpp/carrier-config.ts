@@ -43,7 +43,7 @@ export type CarrierBinds = {
 
 /** The simulator's credentials for each carrier: system_id = the carrier's name, this password. */
 export const SIMULATOR_PASSWORD = "tumira";
-const DEFAULT_TPS = 100;
+export const DEFAULT_TPS = 100;
 const DEFAULT_WINDOW = 10;
 const SIMULATOR_WINDOW = 50;
 

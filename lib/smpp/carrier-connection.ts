@@ -144,8 +144,21 @@ export class CarrierConnection {
       host: `${this.config.host}:${this.config.port}`,
       windowUsed: this.windowUsed,
       windowSize: this.config.window,
-      tps: this.config.tps,
+      tps: this.tps,
     };
+  }
+
+  /** Submits per second this process sends over the bind at most. */
+  get tps(): number {
+    return this.limiter.limit;
+  }
+
+  /**
+   * The carrier's tps is its cap over every process dispatching to it: with `dispatchers` of them,
+   * this process paces its submits at its share (binds used together share one limiter).
+   */
+  shareThroughput(dispatchers: number): void {
+    this.limiter.setLimit(Math.max(1, Math.floor(this.config.tps / Math.max(1, dispatchers))));
   }
 
   private enter(state: BindState, nextTryAt: Date | null = null): void {

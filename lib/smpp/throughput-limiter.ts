@@ -9,30 +9,49 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 export class ThroughputLimiter {
   /**
-   * Times of the last `perWindow` sends, as a ring once full; slot `next` holds the oldest. It grows
-   * with the sends, so an uncapped limit (tps=1000000) costs what is sent, not `perWindow` slots.
+   * Times of the last sends, as a ring of `kept` slots once full; slot `next` holds the oldest. It
+   * grows with the sends, so an uncapped limit (tps=1000000) costs what is sent, not `kept` slots.
+   * It keeps as many as the highest limit set so far, so a limit lowered and raised again still
+   * counts the sends made before.
    */
-  private readonly sentAt: number[] = [];
+  private sentAt: number[] = [];
+  private kept = 0;
   private next = 0;
   private pausedUntil = 0;
   private queue: Promise<void> = Promise.resolve();
-
+  private perWindow = 0;
   /** At most `perSlice` sends in any `sliceMs`. */
-  private readonly perSlice: number;
+  private perSlice = 0;
   private readonly sliceMs: number;
 
   constructor(
-    readonly perWindow: number,
+    perWindow: number,
     private readonly windowMs = 1000,
-    slices = 1,
+    private readonly slices = 1,
   ) {
-    this.perSlice = Math.min(perWindow, Math.max(1, Math.ceil(perWindow / slices)));
     this.sliceMs = windowMs / slices;
+    this.setLimit(perWindow);
+  }
+
+  /** Sends allowed in any window. */
+  get limit(): number {
+    return this.perWindow;
+  }
+
+  /** A new limit, counted over the sends already made: a lower one holds the next sends back at once. */
+  setLimit(perWindow: number): void {
+    if (perWindow > this.kept) {
+      this.sentAt = [...this.sentAt.slice(this.next), ...this.sentAt.slice(0, this.next)];
+      this.next = 0;
+      this.kept = perWindow;
+    }
+    this.perWindow = perWindow;
+    this.perSlice = Math.min(perWindow, Math.max(1, Math.ceil(perWindow / this.slices)));
   }
 
   /** Milliseconds until the next send is allowed (0: now). */
   waitMs(now = performance.now()): number {
-    const oldest = this.sentAt.length < this.perWindow ? Number.NEGATIVE_INFINITY : this.sentAt[this.next];
+    const oldest = this.sentBefore(this.perWindow);
     const sliceOldest = this.sentBefore(this.perSlice);
     return Math.max(0, oldest + this.windowMs - now, sliceOldest + this.sliceMs - now, this.pausedUntil - now);
   }
@@ -41,8 +60,8 @@ export class ThroughputLimiter {
   private sentBefore(places: number): number {
     const count = this.sentAt.length;
     if (count < places) return Number.NEGATIVE_INFINITY;
-    if (count < this.perWindow) return this.sentAt[count - places];
-    return this.sentAt[(this.next - places + this.perWindow) % this.perWindow];
+    if (count < this.kept) return this.sentAt[count - places];
+    return this.sentAt[(this.next - places + this.kept) % this.kept];
   }
 
   /** Takes a send slot now if the window allows it (the simulator's check). */
@@ -68,11 +87,11 @@ export class ThroughputLimiter {
   }
 
   private record(now: number): void {
-    if (this.sentAt.length < this.perWindow) {
+    if (this.sentAt.length < this.kept) {
       this.sentAt.push(now);
       return;
     }
     this.sentAt[this.next] = now;
-    this.next = (this.next + 1) % this.perWindow;
+    this.next = (this.next + 1) % this.kept;
   }
 }

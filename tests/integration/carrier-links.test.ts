@@ -10,6 +10,7 @@ import { pauseCarrier, resumeCarrier } from "@/lib/carriers/carrier-pauses";
 import { metrics } from "@/lib/metrics";
 import { claimMessages } from "@/lib/delivery/claim-messages";
 import { recordDispatchOutcomes } from "@/lib/delivery/record-dispatch-outcomes";
+import { DEFAULT_TPS } from "@/lib/smpp/carrier-config";
 import { useTestDatabase } from "../helpers/test-database";
 import {
   carrierUrls,
@@ -210,18 +211,22 @@ describe("carrier links", () => {
     }
   });
 
-  it("shows every worker's bind, sums their windows, caps and rates, and pauses every worker", async () => {
+  it("shows every worker's bind, sums their windows and rates, splits the carrier's cap between them, and pauses every worker", async () => {
     await startDispatcher();
-    const second = await startDeliveryServices({ dispatcher: true, simulator: false }, LINK_TEST_TUNING);
+    let second: BackgroundService[] = [];
     try {
+      await waitFor(async () => (await carrier("econet")).binds.length === 1, "one econet bind reported");
+      const cap = (await carrier("econet")).tps;
+      expect(cap).toBe(DEFAULT_TPS);
+      second = await startDeliveryServices({ dispatcher: true, simulator: false }, LINK_TEST_TUNING);
       await waitFor(async () => {
         const binds = (await carrier("econet")).binds;
-        return binds.length === 2 && binds.every((bind) => bind.state === "bound");
-      }, "two econet binds reported bound");
+        return binds.length === 2 && binds.every((bind) => bind.state === "bound" && bind.tps === cap / 2);
+      }, "two econet binds reported bound, each at half the cap");
       const econet = await carrier("econet");
       expect(new Set(econet.binds.map((bind) => bind.owner)).size).toBe(2);
       expect(econet.windowSize).toBe(econet.binds[0].windowSize + econet.binds[1].windowSize);
-      expect(econet.tps).toBe(econet.binds[0].tps * 2);
+      expect(econet.tps).toBe(cap);
 
       // A pause reaches every worker.
       await pauseCarrier({ operator: "econet", reason: "both workers", actor: "test" });
@@ -230,6 +235,13 @@ describe("carrier links", () => {
         return binds.length === 2 && binds.every((bind) => bind.state === "paused");
       }, "both econet binds reported paused");
       await resumeCarrier({ operator: "econet", actor: "test" });
+      // The worker left takes up the whole cap again.
+      await stopBackgroundServices(second);
+      second = [];
+      await waitFor(async () => {
+        const binds = (await carrier("econet")).binds;
+        return binds.length === 1 && binds[0].tps === cap;
+      }, "the remaining econet bind at the whole cap");
     } finally {
       await stopBackgroundServices(second);
       await stopDispatcher();

@@ -158,6 +158,37 @@ describe("throughput limiter", () => {
     );
   });
 
+  it("keeps to a changed limit in every window, counting the sends made before the change", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({ limit: fc.integer({ min: 1, max: 20 }), gaps: fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 60 }) }),
+          {
+            minLength: 1,
+            maxLength: 5,
+          },
+        ),
+        (phases) => {
+          const limiter = new ThroughputLimiter(phases[0].limit, 1000);
+          let now = 0;
+          const taken: { at: number; limit: number }[] = [];
+          for (const { limit, gaps } of phases) {
+            limiter.setLimit(limit);
+            expect(limiter.limit).toBe(limit);
+            for (const gap of gaps) {
+              now += gap;
+              if (limiter.tryTake(now)) taken.push({ at: now, limit });
+            }
+          }
+          // Each send is the (limit+1)th in no window under the limit in force when it was let through.
+          taken.forEach(({ at, limit }, index) => {
+            if (index >= limit) expect(at - taken[index - limit].at).toBeGreaterThanOrEqual(1000);
+          });
+        },
+      ),
+    );
+  });
+
   it("says how long to wait, and holds everything back while paused", () => {
     const limiter = new ThroughputLimiter(2, 1000);
     expect(limiter.tryTake(0)).toBe(true);
