@@ -424,6 +424,9 @@ export class Dispatcher {
     while (!this.stopping) {
       try {
         const now = new Date();
+        // The share first, so that the report gives the one in force.
+        const dispatchers = await countDispatchersPerCarrier(this.owner, now);
+        for (const route of this.options.routes) if (!route.test) route.connection.shareThroughput(dispatchers.get(route.operator) ?? 1);
         const reports = this.linkReports(now);
         const m = metrics();
         for (const report of reports) {
@@ -438,8 +441,6 @@ export class Dispatcher {
         for (const operator of new Set(reports.map((report) => report.operator)))
           m.carrierPaused.set({ operator }, this.paused.has(operator) ? 1 : 0);
         await writeLinkReports(this.owner, reports, now);
-        const dispatchers = await countDispatchersPerCarrier(this.owner, now);
-        for (const route of this.options.routes) if (!route.test) route.connection.shareThroughput(dispatchers.get(route.operator) ?? 1);
         for (const [operator, queue] of await readQueueStats()) {
           for (const [priority, stats] of Object.entries(queue.byPriority)) {
             m.carrierQueueDepth.set({ operator, priority }, stats.depth);
