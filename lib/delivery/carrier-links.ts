@@ -207,27 +207,31 @@ async function readFreshBinds(now: Date): Promise<CarrierBind[]> {
   );
 }
 
+/** What the other workers reported recently: a dispatcher's view of its peers, read once per report. */
+export async function readOtherWorkersBinds(owner: string, now = new Date()): Promise<CarrierBind[]> {
+  return (await readFreshBinds(now)).filter((bind) => bind.owner !== owner);
+}
+
 /**
  * Per carrier, the processes dispatching to it: this one and every other whose recent report has a
  * bind of the carrier in use and not down (binding, backing off, bound or paused). A process dead or
  * stopped drops out once its report is stale or removed, and the others take up its share.
  */
-export async function countDispatchersPerCarrier(owner: string, now = new Date()): Promise<Map<Operator, number>> {
+export function countDispatchersPerCarrier(otherWorkersBinds: CarrierBind[]): Map<Operator, number> {
   const others = new Map<Operator, Set<string>>();
-  for (const bind of await readFreshBinds(now)) {
-    if (bind.owner === owner || !bind.active || bind.state === "down" || bind.state === "stopped") continue;
+  for (const bind of otherWorkersBinds) {
+    if (!bind.active || bind.state === "down" || bind.state === "stopped") continue;
     others.set(bind.operator, (others.get(bind.operator) ?? new Set()).add(bind.owner));
   }
   return new Map(operators.map((operator) => [operator, (others.get(operator)?.size ?? 0) + 1]));
 }
 
-/** Per carrier, the receipts awaited of the last hour's acceptances, summed over every worker's reports. */
-export async function readReceiptsAwaited(now = new Date()): Promise<Map<Operator, number>> {
-  const binds = await readFreshBinds(now);
+/** Per carrier, the receipts awaited of the last hour's acceptances, summed over the given reports (every worker's). */
+export function countReceiptsAwaited(reports: LinkReport[]): Map<Operator, number> {
   return new Map(
     operators.map((operator) => [
       operator,
-      receiptsAwaited(mergeMinutes(binds.filter((bind) => bind.operator === operator).map((bind) => bind.minutes))),
+      receiptsAwaited(mergeMinutes(reports.filter((report) => report.operator === operator).map((report) => report.minutes))),
     ]),
   );
 }

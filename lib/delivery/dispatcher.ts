@@ -25,8 +25,9 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy";
 import { acceptedAtOfId, HourStats, mergeMinutes, MinuteCounter, type ReceiptHours } from "./hour-stats";
 import {
   countDispatchersPerCarrier,
+  countReceiptsAwaited,
+  readOtherWorkersBinds,
   readQueueStats,
-  readReceiptsAwaited,
   removeLinkReports,
   writeLinkReports,
   type LinkReport,
@@ -424,8 +425,9 @@ export class Dispatcher {
     while (!this.stopping) {
       try {
         const now = new Date();
+        const peers = await readOtherWorkersBinds(this.owner, now);
         // The share first, so that the report gives the one in force.
-        const dispatchers = await countDispatchersPerCarrier(this.owner, now);
+        const dispatchers = countDispatchersPerCarrier(peers);
         for (const route of this.options.routes) if (!route.test) route.connection.shareThroughput(dispatchers.get(route.operator) ?? 1);
         const reports = this.linkReports(now);
         const m = metrics();
@@ -450,7 +452,7 @@ export class Dispatcher {
             );
           }
         }
-        for (const [operator, awaited] of await readReceiptsAwaited(now)) m.carrierReceiptsAwaited.set({ operator }, awaited);
+        for (const [operator, awaited] of countReceiptsAwaited([...peers, ...reports])) m.carrierReceiptsAwaited.set({ operator }, awaited);
       } catch (error) {
         this.log.error({ err: error }, "could not report the carrier links");
       }
