@@ -27,6 +27,7 @@ const developerNav: (NavItem & { permission: Permission })[] = [
 ];
 const settingsNav: (NavItem & { permission: Permission })[] = [
   { href: "/dashboard/members", label: "Members", icon: "users", permission: "members.manage" },
+  { href: "/dashboard/settings", label: "Settings", icon: "clock", permission: "account.view" },
   { href: "/dashboard/audit", label: "Audit log", icon: "history", permission: "audit.view" },
 ];
 const platformNav: (NavItem & { permission: Permission })[] = [

@@ -16,6 +16,7 @@ const paths = {
   signal: "M4 20v-3M9 20v-7M14 20V9M19 20V4",
   logout: "M15 17l5-5-5-5m5 5H9m4 8H5a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1h8",
   history: "M3 12a9 9 0 1 0 3-6.7L3 8m0-5v5h5m4-1v5l3 2",
+  clock: "M12 7v5l3 2m6-2a9 9 0 1 1-18 0 9 9 0 0 1 18 0Z",
 } as const;
 
 export type IconName = keyof typeof paths;

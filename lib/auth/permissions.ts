@@ -20,6 +20,8 @@ export const permissions = {
   /** Account webhook endpoints and the low-balance threshold: owners change them, developers read them. */
   "webhooks.endpoints": ["owner"],
   "members.manage": ["owner"],
+  /** The account's settings (its time zone): owners change them, developers read them. */
+  "account.settings": ["owner"],
   /** Their own password: every signed-in user. */
   "password.change": ["owner", "developer", "support", "admin"],
   /** The audit log: owners read their account's, admins every account's. */

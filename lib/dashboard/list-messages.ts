@@ -139,6 +139,7 @@ export async function listMessages(accountId: string, filters: MessageFilters, m
       createdAt: row.createdAt.toISOString(),
       deliveredAt: row.deliveredAt?.toISOString() ?? null,
       sendAt: row.sendAt?.toISOString() ?? null,
+      cancellable: (row.status === "created" || row.status === "enqueued") && !row.mayBeAtCarrier,
     })),
     nextCursor: page.next ? encodeCursor(page.next.createdAt, page.next.id) : null,
   });

@@ -21,6 +21,8 @@ export const messageRowSchema = z.object({
   deliveredAt: timestamp.nullable(),
   /** A scheduled send's time. */
   sendAt: timestamp.nullable(),
+  /** No carrier has it, nor may have it: scheduled, or queued and never submitted without an answer. */
+  cancellable: z.boolean(),
 });
 
 export const messagePageSchema = z.object({ rows: z.array(messageRowSchema), nextCursor: z.string().nullable() });

@@ -28,12 +28,15 @@ export async function claimMessages(claim: MessageClaim): Promise<ClaimedMessage
   return claimed;
 }
 
-/** Messages whose lease ran out (their dispatcher died) go back to the queue; returns how many. */
+/**
+ * Messages whose lease ran out (their dispatcher died) go back to the queue; returns how many. Their
+ * submits may have gone out, so a carrier may have them.
+ */
 export async function requeueExpiredLeases(now = new Date()): Promise<number> {
   return sql().transaction(async (tx) => {
     const rows = parseRows(
       await tx.all(
-        `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "lastError" = 'lease expired', "updatedAt" = ?
+        `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "lastError" = 'lease expired', "updatedAt" = ?, "mayBeAtCarrier" = TRUE
          WHERE "status" = ${SQL_STATUS.processing} AND "leaseUntil" < ? RETURNING "id", "accountId"`,
         [toDbTime(now), toDbTime(now), toDbTime(now)],
       ),
@@ -47,9 +50,12 @@ export async function requeueExpiredLeases(now = new Date()): Promise<number> {
   });
 }
 
-/** At a graceful stop: this owner's claims that got no answer go back to the queue, due now. */
-export async function releaseLeases(owner: string, now = new Date()): Promise<number> {
-  const text = `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "updatedAt" = ?
+/**
+ * At a graceful stop: this owner's claims that got no answer go back to the queue, due now. With
+ * `submitsInFlight` (the stop's grace ended before every answer came), a carrier may have them.
+ */
+export async function releaseLeases(owner: string, { submitsInFlight = false } = {}, now = new Date()): Promise<number> {
+  const text = `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "updatedAt" = ?${submitsInFlight ? `, "mayBeAtCarrier" = TRUE` : ""}
      WHERE "status" = ${SQL_STATUS.processing} AND "leaseOwner" = ?`;
   const params = [toDbTime(now), toDbTime(now), owner];
   if (!(await statusEventsWanted())) return sql().run(text, params);

@@ -138,7 +138,7 @@ export class Dispatcher {
     await Promise.all(this.loops);
     const graceOver = sleep(this.settings.stopGraceMs, "timeout" as const);
     const finished = await Promise.race([Promise.allSettled([...this.inFlight]).then(() => "done" as const), graceOver]);
-    const released = await releaseLeases(this.owner);
+    const released = await releaseLeases(this.owner, { submitsInFlight: finished === "timeout" });
     await removeLinkReports(this.owner).catch((error) => this.log.warn({ err: error }, "could not remove the link reports"));
     if (finished === "timeout")
       this.log.warn({ stillInFlight: this.inFlight.size }, "stop grace over with submits in flight; they may be sent again");

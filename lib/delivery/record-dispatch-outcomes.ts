@@ -87,6 +87,12 @@ function toAcceptance({ message, owner, startedAt, result }: Accepted): CarrierA
   };
 }
 
+/**
+ * Set on a return to the queue after a submit went out without a clear answer (no answer at all,
+ * or a part accepted before a refusal): a carrier may have the message, so it is no longer cancellable.
+ */
+const MAY_BE_AT_CARRIER = `, "mayBeAtCarrier" = TRUE`;
+
 async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPolicy, now: Date): Promise<Recorded | null> {
   const { message, result, startedAt } = outcome;
   const at = toDbTime(now);
@@ -98,7 +104,7 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
     const row = await updateLeased(
       tx,
       outcome,
-      `"status" = ${SQL_STATUS.enqueued}, "attempts" = "attempts" - 1, "nextAttemptAt" = ?, "lastError" = ?, "updatedAt" = ?`,
+      `"status" = ${SQL_STATUS.enqueued}, "attempts" = "attempts" - 1, "nextAttemptAt" = ?, "lastError" = ?, "updatedAt" = ?${result.bindLost ? MAY_BE_AT_CARRIER : ""}`,
       [at, result.response, at],
     );
     if (!row) return null;
@@ -115,7 +121,7 @@ async function recordRefusal(tx: SqlExecutor, outcome: Refused, policy: RetryPol
     const row = await updateLeased(
       tx,
       outcome,
-      `"status" = ${SQL_STATUS.enqueued}, "nextAttemptAt" = ?, "lastError" = ?, "updatedAt" = ?`,
+      `"status" = ${SQL_STATUS.enqueued}, "nextAttemptAt" = ?, "lastError" = ?, "updatedAt" = ?${result.carrierStatus === null || result.partlyAccepted ? MAY_BE_AT_CARRIER : ""}`,
       [toDbTime(new Date(now.getTime() + delay)), result.response, at],
     );
     if (!row) return null;

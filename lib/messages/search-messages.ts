@@ -35,7 +35,13 @@ export type MessageSearch = {
 export type SearchCursor = { createdAt: Date; id: string };
 
 /** A row of a search: the Sms object's fields and what the dashboard's list shows besides. */
-export type FoundMessage = SmsSource & { segments: number; test: boolean; bulkSendId: string | null; lastError: string | null };
+export type FoundMessage = SmsSource & {
+  segments: number;
+  test: boolean;
+  bulkSendId: string | null;
+  mayBeAtCarrier: boolean;
+  lastError: string | null;
+};
 
 export type SearchPage = { rows: FoundMessage[]; next: SearchCursor | null };
 
@@ -58,6 +64,7 @@ const FOUND_COLUMNS = {
   segments: true,
   test: true,
   bulkSendId: true,
+  mayBeAtCarrier: true,
   lastError: true,
   priority: true,
   sendAt: true,

@@ -21,6 +21,7 @@ export type SubmitOutcome =
    * bindLost: the bind dropped before the carrier answered its first part; it goes back to the queue
    * as notSent does, to go out over whichever bind is up.
    * expired: never offered to the carrier, its validity had passed.
+   * partlyAccepted: the carrier accepted an earlier part before refusing this one.
    */
   | {
       kind: "rejected";
@@ -30,6 +31,7 @@ export type SubmitOutcome =
       notSent?: boolean;
       bindLost?: boolean;
       expired?: boolean;
+      partlyAccepted?: boolean;
     };
 
 /** binding: connecting or bind requested; backing-off: waiting for the next try after a failure or a drop. */
@@ -212,6 +214,7 @@ export class CarrierConnection {
           temporary: isTemporaryStatus(status),
           response: `${statusName(status)} (0x${status.toString(16).padStart(8, "0")})`,
           carrierStatus: status,
+          ...(carrierMessageIds.length > 0 ? { partlyAccepted: true } : {}),
         };
       }
       carrierMessageIds.push(response.id ?? "");

@@ -1,7 +1,8 @@
 // Several binds per carrier, over real SMPP to a simulator listening on two ports (the carrier's two
 // hosts): a standby takes over when the primary is dropped and gives the traffic back once the
 // primary is bound again, each message sent exactly once; when the standby in use drops too, the
-// messages wait queued for the next bind; binds used together share the carrier's cap and are both
+// messages wait queued for the next bind, and one whose bind dropped before its answer is not
+// cancellable (a carrier may have it); binds used together share the carrier's cap and are both
 // used; the Carriers page's data and /metrics show each bind with its role.
 import { spawn } from "node:child_process";
 import readline from "node:readline";
@@ -14,6 +15,8 @@ import { metrics } from "@/lib/metrics";
 import { logger } from "@/lib/log";
 import { SIMULATOR_PASSWORD, simulatorCarrierConfig } from "@/lib/smpp/carrier-config";
 import { CarrierConnection } from "@/lib/smpp/carrier-connection";
+import { cancelMessage } from "@/lib/messages/cancel-messages";
+import { AppError } from "@/lib/errors";
 import { useTestDatabase } from "../helpers/test-database";
 import {
   carrierUrls,
@@ -175,6 +178,32 @@ describe("several binds per carrier", () => {
     // The submit that was on its way when the bind dropped went back to the queue.
     const retries = await db().messageEvent.findMany({ where: { messageId: { in: ids }, kind: "retry" } });
     expect(retries.some((event) => event.detail.startsWith("no answer: connection to the carrier lost"))).toBe(true);
+    await expectLedgerBalanced(accountId);
+  });
+
+  it("keeps a message whose bind dropped before the answer out of a cancel: a carrier may have it, so it is sent, not refunded", async () => {
+    await startDispatcher({ SMPP_TELECEL: url("telecel", simulator.port, "?tps=1&window=1") });
+    await waitFor(async () => (await carrier("telecel")).binds[0]?.state === "bound", "telecel bound");
+    const accountId = await createSendingAccount();
+    const recipients = ["+263733800049", "+263733800059"];
+    const ids = await send(accountId, recipients, "Dropped, then cancelled");
+    const statusCount = (status: string) => db().message.count({ where: { id: { in: ids }, status } });
+    await waitFor(
+      async () => submitsTo(recipients).length >= 1 && (await statusCount("success")) >= 1 && (await statusCount("processing")) >= 1,
+      "the first submit answered and the next one claimed",
+    );
+    // Long enough to find the dropped one back in the queue before a bind takes it again.
+    simulator.dropBinds("telecel", { refuseForMs: 3_000 });
+    const dropped = await waitFor(
+      async () => db().message.findFirst({ where: { id: { in: ids }, status: "enqueued", mayBeAtCarrier: true } }),
+      "the unanswered message back in the queue",
+    );
+    const refusal = await cancelMessage({ accountId, test: false }, dropped.id).catch((error: unknown) => error);
+    expect((refusal as AppError).code).toBe("CONFLICT");
+
+    const sent = await waitForFinal(ids, { delivered: true });
+    expect(sent.map((message) => message.status)).toEqual(["success", "success"]);
+    expect(await db().ledgerEntry.count({ where: { messageId: { in: ids }, kind: "release" } })).toBe(0);
     await expectLedgerBalanced(accountId);
   });
 

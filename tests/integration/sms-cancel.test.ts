@@ -1,13 +1,17 @@
 // Cancelling over real HTTP: POST /api/v1/sms/{id}/cancel and POST /api/v1/sms/bulk/{bulk_id}/cancel
 // against a server process. A message no carrier has yet (scheduled or queued) ends failed with
-// CANCELLED and exactly one refund; one a dispatcher holds answers 409 and nothing changes; a bulk
-// cancel counts what it cancelled. Racing a bulk cancel against a real dispatcher over SMPP, every
+// CANCELLED and exactly one refund; one a dispatcher holds, or one queued again after a submit got
+// no clear answer (a carrier may have it), answers 409 and nothing changes; a bulk cancel counts what
+// it cancelled. Racing a bulk cancel against a real dispatcher over SMPP, every
 // message ends either cancelled (never submitted) or sent (never refunded), none both, none neither.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { smsSchema } from "@/lib/messages/serialize-sms";
 import { bulkCancellationSchema } from "@/lib/api/sms/sms-schemas";
-import { claimMessages } from "@/lib/delivery/claim-messages";
+import { claimMessages, releaseLeases, requeueExpiredLeases } from "@/lib/delivery/claim-messages";
+import { recordDispatchOutcomes } from "@/lib/delivery/record-dispatch-outcomes";
+import { DEFAULT_RETRY_POLICY } from "@/lib/delivery/retry-policy";
+import type { SubmitOutcome } from "@/lib/smpp/carrier-connection";
 import { cancelMessage } from "@/lib/messages/cancel-messages";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
@@ -119,6 +123,87 @@ describe("POST /api/v1/sms/{id}/cancel", () => {
     expectLegacyError(bad, 400, "ERR_BAD_REQUEST");
     expect(JSON.stringify(bad.body)).toContain('"id"');
     expect((await db().message.findUniqueOrThrow({ where: { id } })).status).toBe("enqueued");
+  });
+});
+
+describe("a message a carrier may have", () => {
+  const UNANSWERED = "unanswered-dispatcher";
+  /** Claims the message (and whatever else is queued) and records `result` as its submit's outcome. */
+  async function submitWithOutcome(id: string, result: SubmitOutcome): Promise<void> {
+    const claimed = await claimMessages({ owner: UNANSWERED, operator: "econet", test: false, limit: 1000, leaseMs: 600_000 });
+    const message = claimed.find((candidate) => candidate.id === id);
+    if (!message) throw new Error(`${id} was not claimed`);
+    const { recorded } = await recordDispatchOutcomes(
+      [{ message, owner: UNANSWERED, startedAt: new Date(), result }],
+      DEFAULT_RETRY_POLICY,
+    );
+    expect(recorded).toBe(1);
+  }
+
+  const temporary = { kind: "rejected", temporary: true, response: "answer" } as const;
+  const outcomes: Array<[string, SubmitOutcome, "may have it" | "does not have it"]> = [
+    ["the bind dropped before the answer", { ...temporary, carrierStatus: null, bindLost: true }, "may have it"],
+    ["no answer in time", { ...temporary, carrierStatus: null }, "may have it"],
+    ["a part accepted, the next refused", { ...temporary, carrierStatus: 0x58, partlyAccepted: true }, "may have it"],
+    ["the first part refused, throttled", { ...temporary, carrierStatus: 0x58 }, "does not have it"],
+    ["no bind to submit it over", { ...temporary, carrierStatus: null, notSent: true }, "does not have it"],
+  ];
+
+  for (const [what, result, carrier] of outcomes) {
+    it(`after ${what}, the carrier ${carrier}: ${carrier === "may have it" ? "409, nothing changes" : "cancelled"}`, async () => {
+      await handOver();
+      const id = await sendOne();
+      await submitWithOutcome(id, result);
+      expect((await db().message.findUniqueOrThrow({ where: { id } })).status).toBe("enqueued");
+
+      const call = await api("POST", `/api/v1/sms/${id}/cancel`, { token: acme.token });
+      const message = await db().message.findUniqueOrThrow({ where: { id } });
+      if (carrier === "may have it") {
+        expectLegacyError(call, 409, "ERR_CONFLICT");
+        expect(JSON.stringify(call.body)).toContain("may already be with a carrier");
+        expect([message.status, message.mayBeAtCarrier, await releasesOf(id)]).toEqual(["enqueued", true, 0]);
+      } else {
+        expect(call.status).toBe(200);
+        expect([message.status, message.operatorResponse, await releasesOf(id)]).toEqual(["failed", "CANCELLED", 1]);
+      }
+      await expectLedgerBalanced(acme.accountId);
+    });
+  }
+
+  it("after an expired lease or a stop with submits in flight, the carrier may have it; after a clean stop it does not", async () => {
+    await handOver();
+    await Promise.all([sendOne(), sendOne(), sendOne()]);
+    const claimOne = async (owner: string, leaseMs: number) =>
+      (await claimMessages({ owner, operator: "econet", test: false, limit: 1, leaseMs }))[0].id;
+    const expired = await claimOne("died", 1_000);
+    const inFlight = await claimOne("stopped-in-flight", 600_000);
+    const clean = await claimOne("stopped-cleanly", 600_000);
+    expect(await requeueExpiredLeases(new Date(Date.now() + 5_000))).toBe(1);
+    expect(await releaseLeases("stopped-in-flight", { submitsInFlight: true })).toBe(1);
+    expect(await releaseLeases("stopped-cleanly")).toBe(1);
+
+    const status = async (id: string) => (await api("POST", `/api/v1/sms/${id}/cancel`, { token: acme.token })).status;
+    expect([await status(expired), await status(inFlight), await status(clean)]).toEqual([409, 409, 200]);
+    expect([await releasesOf(expired), await releasesOf(inFlight), await releasesOf(clean)]).toEqual([0, 0, 1]);
+  });
+
+  it("is counted as not cancelled by a bulk cancel, and stays queued", async () => {
+    await handOver();
+    const bulk = await api("POST", "/api/v1/sms/bulk", {
+      token: acme.token,
+      body: { to: ["+263771230049", "+263771230059"], from: "ACME", message: "Bulk with one unanswered" },
+    });
+    const bulkId: string = bulk.body.data.bulk_id;
+    const [first] = await db().message.findMany({ where: { bulkSendId: bulkId }, orderBy: { id: "asc" } });
+    await submitWithOutcome(first.id, { ...temporary, carrierStatus: null, bindLost: true });
+    // The claim above took both; the other goes back as a clean stop would leave it.
+    await releaseLeases(UNANSWERED);
+
+    const call = await api("POST", `/api/v1/sms/bulk/${bulkId}/cancel`, { token: acme.token });
+    expect(call.body.data).toMatchObject({ total: 2, cancelled: 1, not_cancelled: 1 });
+    const unanswered = await db().message.findUniqueOrThrow({ where: { id: first.id } });
+    expect([unanswered.status, await releasesOf(first.id)]).toEqual(["enqueued", 0]);
+    await expectLedgerBalanced(acme.accountId);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { RateTable } from "@/lib/dashboard/price-send";
 import type { FieldError } from "@/lib/errors";
+import { localTimeToInstant } from "@/lib/model/time-zones";
 
 export type RecipientsProps = {
   from: string;
@@ -20,18 +21,18 @@ export type RecipientsProps = {
   delivery: DeliveryFields;
 };
 
-/** Priority, schedule (a datetime-local value in the browser's time zone, or "") and validity in seconds (or ""). */
+/** Priority, schedule (a datetime-local value in the account's time zone, or "") and validity in seconds (or ""). */
 export type DeliveryChoice = { priority: "normal" | "high"; sendAt: string; validityPeriod: string };
 export type DeliveryFields = { priority?: "high"; send_at?: string; validity_period?: number };
 
 export const NO_DELIVERY_CHOICE: DeliveryChoice = { priority: "normal", sendAt: "", validityPeriod: "" };
 
-/** The choices as the send request's fields; a schedule the browser cannot read is passed on for the server to refuse. */
-export function deliveryFields(choice: DeliveryChoice): DeliveryFields {
-  const at = choice.sendAt ? new Date(choice.sendAt) : null;
+/** The choices as the send request's fields, the schedule read in the account's zone; one the browser cannot read is passed on for the server to refuse. */
+export function deliveryFields(choice: DeliveryChoice, timeZone: string): DeliveryFields {
+  const at = choice.sendAt ? localTimeToInstant(choice.sendAt, timeZone) : null;
   return {
     ...(choice.priority === "high" ? { priority: "high" as const } : {}),
-    ...(at ? { send_at: Number.isNaN(at.getTime()) ? choice.sendAt : at.toISOString() } : {}),
+    ...(choice.sendAt ? { send_at: at ? at.toISOString() : choice.sendAt } : {}),
     ...(choice.validityPeriod ? { validity_period: Number(choice.validityPeriod) } : {}),
   };
 }

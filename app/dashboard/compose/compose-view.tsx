@@ -10,7 +10,7 @@ import { TabList } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toaster";
 import { MessageCounter } from "@/components/message-counter";
 import { Money } from "@/components/money";
-import { useBrowserTimeZone } from "@/components/time";
+import { Time, useBrowserTimeZone } from "@/components/time";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 import { carrierName, durationWords } from "@/lib/messages/vocabulary";
 import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
@@ -32,16 +32,24 @@ const SEND_MODES = [
   { value: "bulk", label: "Bulk send" },
 ] as const;
 
-export type ComposeProps = { senders: string[]; rates: RateTable; currency: string; available: string; initialMode: Mode };
+export type ComposeProps = {
+  senders: string[];
+  rates: RateTable;
+  currency: string;
+  available: string;
+  initialMode: Mode;
+  /** The account's time zone, in which a scheduled time is read. */
+  timeZone: string;
+};
 
-export function ComposeView({ senders, rates, currency, available, initialMode }: ComposeProps) {
+export function ComposeView({ senders, rates, currency, available, initialMode, timeZone }: ComposeProps) {
   const [mode, setMode] = useState<Mode>(initialMode);
   const [from, setFrom] = useState(senders[0]);
   const [body, setBody] = useState("");
   const [fields, setFields] = useState<FieldError[] | undefined>();
   const [choice, setChoice] = useState<DeliveryChoice>(NO_DELIVERY_CHOICE);
-  const delivery = deliveryFields(choice);
-  const timeZone = useBrowserTimeZone() ?? "your time zone";
+  const delivery = deliveryFields(choice, timeZone);
+  const browserTimeZone = useBrowserTimeZone();
   const segments = body ? segmentMessage(body).segments : 0;
   // Fields edited since the last send started: its answer may come after the edit, and its errors
   // on those fields are about values that are gone.
@@ -114,7 +122,12 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
                 <option value="high">High: ahead of queued messages</option>
               </Select>
             </Field>
-            <Field id="compose-send-at" label="Send at" hint={`Empty: now. Times in ${timeZone}.`} error={errorFor(fields, "send_at")}>
+            <Field
+              id="compose-send-at"
+              label="Send at"
+              hint={<ScheduleHint sendAt={delivery.send_at} timeZone={timeZone} browserTimeZone={browserTimeZone} />}
+              error={errorFor(fields, "send_at")}
+            >
               <Input
                 id="compose-send-at"
                 type="datetime-local"
@@ -153,6 +166,21 @@ export function ComposeView({ senders, rates, currency, available, initialMode }
         </div>
       </aside>
     </div>
+  );
+}
+
+/** Which zone a scheduled time is read in, and the time in the reader's own zone when that differs. */
+function ScheduleHint({ sendAt, timeZone, browserTimeZone }: { sendAt?: string; timeZone: string; browserTimeZone: string | null }) {
+  const inBrowserZone = sendAt && browserTimeZone && browserTimeZone !== timeZone && !Number.isNaN(Date.parse(sendAt));
+  return (
+    <>
+      Empty: now. Times in <span data-testid="compose-time-zone">{timeZone}</span>, the account&apos;s time zone (Settings).
+      {inBrowserZone && (
+        <span className="block" data-testid="compose-send-at-local">
+          That is <Time value={sendAt} /> in your browser&apos;s zone ({browserTimeZone}).
+        </span>
+      )}
+    </>
   );
 }
 

@@ -3,6 +3,7 @@ import { requireAccountPage } from "@/lib/auth/require-permission";
 import { listSenders } from "@/lib/senders/list-senders";
 import { getAccountRates } from "@/lib/rates/rates";
 import { getBalance } from "@/lib/ledger/get-balance";
+import { getAccountTimeZone } from "@/lib/accounts/account-time-zone";
 import { operators } from "@/lib/carriers/operators";
 import type { RateTable } from "@/lib/dashboard/price-send";
 import { PageHeader } from "@/components/ui/page-header";
@@ -16,10 +17,11 @@ export const metadata: Metadata = { title: "Compose" };
 
 export default async function ComposePage({ searchParams }: { searchParams: Promise<{ mode?: string }> }) {
   const user = await requireAccountPage("messages.send");
-  const [senders, rates, balance, { mode }, view] = await Promise.all([
+  const [senders, rates, balance, timeZone, { mode }, view] = await Promise.all([
     listSenders(user.accountId),
     getAccountRates(user.accountId),
     getBalance(user.accountId),
+    getAccountTimeZone(user.accountId),
     searchParams,
     getViewMode(),
   ]);
@@ -47,6 +49,7 @@ export default async function ComposePage({ searchParams }: { searchParams: Prom
           currency={balance.currency}
           available={balance.available.toString()}
           initialMode={mode === "bulk" ? "bulk" : "single"}
+          timeZone={timeZone}
         />
       )}
     </>

@@ -89,9 +89,9 @@ const columns: Column<MessageRow>[] = [
   { key: "created", header: "Created", nowrap: true, cell: (row) => <Time value={row.createdAt} /> },
 ];
 
-/** Only while no carrier has it: scheduled or still queued. */
+/** Only while no carrier has it, nor may have it: scheduled or still queued. */
 function rowActions(row: MessageRow) {
-  return row.status === "created" || row.status === "enqueued" ? <CancelButton id={row.id} test={row.test} /> : null;
+  return row.cancellable ? <CancelButton id={row.id} test={row.test} /> : null;
 }
 
 export function MessagesView({

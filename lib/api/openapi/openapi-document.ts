@@ -162,13 +162,14 @@ const operations: Record<string, Operation> = {
     summary: "Cancel an SMS",
     description:
       "A message not yet handed to a carrier (status created or enqueued) ends failed with operator_response CANCELLED and its " +
-      "hold refunded. Cancelling it again answers the same. A message a carrier already has is not cancelled: 409, and nothing changes.",
+      "hold refunded. Cancelling it again answers the same. A message a carrier already has, or may have (enqueued again after a " +
+      "submit of it got no clear answer), is not cancelled: 409, and nothing changes.",
     tag: "SMS",
     success: { status: 200, description: "The message, cancelled", body: "SmsEnvelope" },
     errors: {
       400: "The id is not a UUID",
       404: "No message with this id on the caller's account",
-      409: "The message was already handed to a carrier, or ended otherwise (its status is in the description); nothing changed",
+      409: "The message was already handed to a carrier, may be with one, or ended otherwise (the description says which); nothing changed",
     },
   },
   "POST /api/v1/sms/bulk/:bulk_id/cancel": {
@@ -176,7 +177,7 @@ const operations: Record<string, Operation> = {
     summary: "Cancel a bulk send",
     description:
       "Cancels every message of the bulk send not yet handed to a carrier, as the single cancel does, and counts them; " +
-      "messages a carrier already has are left alone.",
+      "messages a carrier already has, or may have, are left alone.",
     tag: "SMS",
     success: { status: 200, description: "What this request cancelled", body: "BulkCancellationEnvelope" },
     errors: { 400: "The bulk id is not a UUID", 404: "No bulk send with this id on the caller's account" },

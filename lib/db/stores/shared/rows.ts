@@ -105,6 +105,7 @@ const MESSAGE_ROW = {
   webhookUrl: "text?",
   test: "boolean",
   attempts: "integer",
+  mayBeAtCarrier: "boolean",
   carrierMessageId: "text?",
   nextAttemptAt: "time",
   leaseOwner: "text?",

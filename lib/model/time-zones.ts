@@ -1,0 +1,79 @@
+// IANA time zones: the account's zone, in which the dashboard reads the times a user types. Pure, so
+// the browser and the server read a typed time the same way.
+
+/** Zimbabwe's zone (CAT, UTC+2 all year): a new account's. */
+export const DEFAULT_TIME_ZONE = "Africa/Harare";
+
+/** Every zone this runtime knows, as the account setting offers them. */
+export function listTimeZones(): string[] {
+  const zones = Intl.supportedValuesOf("timeZone");
+  return zones.includes("UTC") ? zones : ["UTC", ...zones];
+}
+
+/** Whether Intl knows the zone by this exact name (case matters: names are stored as written). */
+export function isTimeZone(name: string): boolean {
+  if (name === "UTC") return true;
+  return listTimeZones().includes(name);
+}
+
+const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
+
+function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = wallClockFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    wallClockFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** The zone's wall clock at an instant, as if that clock read UTC (epoch milliseconds, whole seconds). */
+function wallClockAt(instant: number, timeZone: string): number {
+  const parts = Object.fromEntries(
+    wallClockFormat(timeZone)
+      .formatToParts(new Date(instant))
+      .map((part) => [part.type, part.value]),
+  );
+  return Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+}
+
+const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/**
+ * The instant a wall-clock time ("2026-12-01T08:00", as a datetime-local field gives it) names in
+ * the zone; null when the text is no such time. A time the clocks skip (spring forward) reads as
+ * the same distance past the change, and a time they repeat (fall back) as its first occurrence,
+ * as most calendars do.
+ */
+export function localTimeToInstant(local: string, timeZone: string): Date | null {
+  const match = LOCAL_TIME.exec(local);
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0));
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  const read = new Date(wall);
+  if (Number.isNaN(wall) || read.getUTCMonth() !== month - 1 || read.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59)
+    return null;
+  // Offsets a day either side: a zone changes its offset at most once within them.
+  const DAY = 86_400_000;
+  const offsetBefore = wallClockAt(wall - DAY, timeZone) - (wall - DAY);
+  const offsetAfter = wallClockAt(wall + DAY, timeZone) - (wall + DAY);
+  const matching = [wall - offsetBefore, wall - offsetAfter].filter((instant) => wallClockAt(instant, timeZone) === wall);
+  // No candidate reads that wall clock: the clocks skipped it; the offset before the change moves it past.
+  return new Date(matching.length > 0 ? Math.min(...matching) : wall - offsetBefore);
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Account" ADD COLUMN     "timeZone" TEXT NOT NULL DEFAULT 'Africa/Harare';
+

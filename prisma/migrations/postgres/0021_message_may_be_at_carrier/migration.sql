@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Message" ADD COLUMN     "mayBeAtCarrier" BOOLEAN NOT NULL DEFAULT false;
+

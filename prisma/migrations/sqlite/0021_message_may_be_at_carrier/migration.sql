@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Message" ADD COLUMN "mayBeAtCarrier" BOOLEAN NOT NULL DEFAULT false;

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_TIME_ZONE, isTimeZone, listTimeZones, localTimeToInstant } from "@/lib/model/time-zones";
+
+const instant = (local: string, zone: string) => localTimeToInstant(local, zone)?.toISOString() ?? null;
+
+describe("localTimeToInstant", () => {
+  it("reads a wall-clock time in a zone with one offset all year", () => {
+    expect(instant("2026-12-01T08:00", "Africa/Harare")).toBe("2026-12-01T06:00:00.000Z");
+    expect(instant("2026-12-01T08:00:30", "Africa/Harare")).toBe("2026-12-01T06:00:30.000Z");
+    expect(instant("2026-12-01T08:00", "UTC")).toBe("2026-12-01T08:00:00.000Z");
+    expect(instant("2026-12-31T23:30", "Asia/Kolkata")).toBe("2026-12-31T18:00:00.000Z");
+  });
+
+  it("follows a zone's summer time", () => {
+    expect(instant("2026-01-15T09:00", "Europe/London")).toBe("2026-01-15T09:00:00.000Z");
+    expect(instant("2026-07-15T09:00", "Europe/London")).toBe("2026-07-15T08:00:00.000Z");
+    expect(instant("2026-07-15T09:00", "America/New_York")).toBe("2026-07-15T13:00:00.000Z");
+  });
+
+  it("reads a time the clocks skip as the same distance past the change", () => {
+    // Europe/London moves from 01:00 GMT to 02:00 BST on 2026-03-29: 01:30 does not exist.
+    expect(instant("2026-03-29T01:30", "Europe/London")).toBe("2026-03-29T01:30:00.000Z");
+    expect(instant("2026-03-29T00:59", "Europe/London")).toBe("2026-03-29T00:59:00.000Z");
+    expect(instant("2026-03-29T02:00", "Europe/London")).toBe("2026-03-29T01:00:00.000Z");
+  });
+
+  it("reads a time the clocks repeat as its first occurrence", () => {
+    // Europe/London goes back from 02:00 BST to 01:00 GMT on 2026-10-25: 01:30 happens twice.
+    expect(instant("2026-10-25T01:30", "Europe/London")).toBe("2026-10-25T00:30:00.000Z");
+    expect(instant("2026-10-25T02:00", "Europe/London")).toBe("2026-10-25T02:00:00.000Z");
+  });
+
+  it("refuses what is not a wall-clock time", () => {
+    for (const text of ["", "2026-12-01", "2026-12-01T08:00Z", "2026-02-30T08:00", "2026-12-01T24:00", "2026-12-01T08:60", "tomorrow"])
+      expect(localTimeToInstant(text, "Africa/Harare"), text).toBeNull();
+  });
+});
+
+describe("time zone names", () => {
+  it("knows the default, UTC and the zones Intl lists, by exact name only", () => {
+    expect(isTimeZone(DEFAULT_TIME_ZONE)).toBe(true);
+    expect(isTimeZone("UTC")).toBe(true);
+    expect(isTimeZone("Europe/London")).toBe(true);
+    expect(isTimeZone("africa/harare")).toBe(false);
+    expect(isTimeZone("Mars/Olympus_Mons")).toBe(false);
+    expect(isTimeZone("")).toBe(false);
+    expect(listTimeZones()).toContain("UTC");
+    expect(listTimeZones()).toContain(DEFAULT_TIME_ZONE);
+  });
+});
