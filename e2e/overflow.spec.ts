@@ -83,6 +83,7 @@ test("no page scrolls sideways at 390 px or 1440 px with long names, emails and 
     ["/dashboard/opt-outs", "opt-outs"],
     [`/dashboard/inbox?with=${encodeURIComponent("+263771230003")}`, "inbox-conversation"],
     ["/dashboard/members", "members"],
+    ["/dashboard/settings", "settings"],
     ["/dashboard/api-reference", "api-reference"],
   ];
   for (const [path, name] of ownerPages) problems.push(...(await overflowOf(page, path, name)));

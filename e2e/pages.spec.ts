@@ -11,6 +11,7 @@ const ownerPages = [
   { path: "/dashboard/opt-outs", heading: "Opt-outs", name: "opt-outs-page" },
   { path: "/dashboard/webhooks", heading: "Webhooks", name: "webhooks" },
   { path: "/dashboard/password", heading: "Password", name: "password" },
+  { path: "/dashboard/settings", heading: "Settings", name: "settings" },
   { path: "/dashboard/api-reference", heading: "API reference", name: "api-reference" },
 ];
 
