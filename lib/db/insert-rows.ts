@@ -27,8 +27,15 @@ function quoted(columns: readonly string[]): string {
  * over a VALUES list of the rows; PostgreSQL repeats `$n` in every row, where the target columns
  * still type each value (a VALUES subquery would need a cast per column).
  */
-function insertStatement(dialect: Dialect, table: string, columns: readonly string[], shared: readonly string[], rows: number): string {
-  const key = `${dialect}|${table}|${columns.join(",")}|${shared.join(",")}|${rows}`;
+function insertStatement(
+  dialect: Dialect,
+  table: string,
+  columns: readonly string[],
+  shared: readonly string[],
+  rows: number,
+  ignoreConflicts: boolean,
+): string {
+  const key = `${dialect}|${table}|${columns.join(",")}|${shared.join(",")}|${rows}|${ignoreConflicts}`;
   let text = statements.get(key);
   if (text) return text;
   const target = `INSERT INTO "${table}" (${quoted([...shared, ...columns])})`;
@@ -38,9 +45,10 @@ function insertStatement(dialect: Dialect, table: string, columns: readonly stri
       .join(", ")}`;
   } else if (dialect === "sqlite") {
     const selected = [...shared.map(() => "?"), ...columns.map((_, index) => `column${index + 1}`)].join(", ");
+    // WHERE true: without it SQLite would read an ON CONFLICT after the FROM as a join's ON.
     text = `${target} SELECT ${selected} FROM (VALUES ${Array(rows)
       .fill(`(${columns.map(() => "?").join(", ")})`)
-      .join(", ")})`;
+      .join(", ")})${ignoreConflicts ? " WHERE true" : ""}`;
   } else {
     const sharedPlaceholders = shared.map((_, index) => `$${index + 1}`);
     const tuples = Array.from({ length: rows }, (_, row) => {
@@ -49,13 +57,15 @@ function insertStatement(dialect: Dialect, table: string, columns: readonly stri
     });
     text = `${target} VALUES ${tuples.join(", ")}`;
   }
+  if (ignoreConflicts) text += " ON CONFLICT DO NOTHING";
   statements.set(key, text);
   return text;
 }
 
 /**
  * Inserts rows (each an array of values in `columns` order), plus the `shared` columns with one value
- * for every row, with as few statements as the limits allow.
+ * for every row, with as few statements as the limits allow. With `ignoreConflicts`, a row that
+ * would break a unique index is left out instead of failing the statement.
  */
 export async function insertRows(
   tx: SqlExecutor,
@@ -63,6 +73,7 @@ export async function insertRows(
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
   shared: SharedValues = NOTHING_SHARED,
+  { ignoreConflicts = false } = {},
 ): Promise<void> {
   const rowLimit = Math.floor((MAX_PARAMETERS - shared.values.length) / columns.length);
   const maxRows = Math.min(MAX_ROWS, largestPowerOfTwoAtMost(rowLimit));
@@ -71,7 +82,7 @@ export async function insertRows(
     const size = Math.min(maxRows, largestPowerOfTwoAtMost(rows.length - offset));
     const params: unknown[] = [...shared.values];
     for (let i = offset; i < offset + size; i++) for (const value of rows[i]) params.push(value);
-    await tx.run(insertStatement(tx.dialect, table, columns, shared.columns, size), params, { prepared: true });
+    await tx.run(insertStatement(tx.dialect, table, columns, shared.columns, size, ignoreConflicts), params, { prepared: true });
     offset += size;
   }
 }

@@ -8,7 +8,7 @@ import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { sql } from "@/lib/db/client";
 import { inList } from "@/lib/db/batch-lists";
 import { parseId, parseMessageRow, parseRows } from "@/lib/db/stores/shared/rows";
-import { enqueueWebhook } from "@/lib/webhooks/enqueue-webhook";
+import { enqueueWebhooksFor } from "@/lib/webhooks/enqueue-webhook";
 import { queueStatusChangesOf, statusEventsWanted } from "@/lib/webhooks/status-events";
 import { recordMessageEvents } from "./record-message-event";
 import { refundQueuedMessages } from "./refund-message";
@@ -69,7 +69,7 @@ async function failChunk(
     now,
   );
   await refundQueuedMessages(tx, messages, ending.reason, now);
-  for (const message of messages) await enqueueWebhook(tx, message, "message.failed", now);
+  await enqueueWebhooksFor(tx, messages, "message.failed", now);
   return { chosen: chosen.length, ids: messages.map((message) => message.id) };
 }
 

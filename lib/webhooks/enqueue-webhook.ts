@@ -8,7 +8,8 @@ import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
 import { inList } from "@/lib/db/batch-lists";
 import { serializeSms } from "@/lib/messages/serialize-sms";
 import { parseMessageRow, type Message } from "@/lib/db/stores/shared/rows";
-import { cachedEndpoints, eventPayload, queueEndpointDeliveries, refreshEndpointCache } from "./account-events";
+import { insertRows } from "@/lib/db/insert-rows";
+import { cachedEndpoints, eventPayload, refreshEndpointCache } from "./account-events";
 
 export type WebhookEventType = "message.success" | "message.failed" | "message.delivered";
 
@@ -16,20 +17,39 @@ function webhookPayload(message: Message, type: WebhookEventType, at: Date): str
   return JSON.stringify({ type, timestamp: at.toISOString(), data: serializeSms(message) });
 }
 
-export async function enqueueWebhook(tx: SqlExecutor, message: Message, type: WebhookEventType, at: Date): Promise<void> {
+const URL_COLUMNS = ["id", "accountId", "messageId", "url", "payload"] as const;
+const ENDPOINT_COLUMNS = ["id", "accountId", "endpointId", "eventKey", "url", "payload"] as const;
+const SHARED_COLUMNS = ["eventType", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt"] as const;
+
+export function enqueueWebhook(tx: SqlExecutor, message: Message, type: WebhookEventType, at: Date): Promise<void> {
+  return enqueueWebhooksFor(tx, [message], type, at);
+}
+
+/**
+ * The events of messages that just changed as `type` says: one row per webhook_url and per
+ * subscribed endpoint, in multi-row inserts (a bulk send's cancel is hundreds of messages per
+ * transaction). An event already queued (the same change seen twice) is left as it is.
+ */
+export async function enqueueWebhooksFor(tx: SqlExecutor, messages: readonly Message[], type: WebhookEventType, at: Date): Promise<void> {
   await refreshEndpointCache();
-  const endpoints = cachedEndpoints(message.accountId, "message.status");
-  if (endpoints.length > 0) {
-    const payload = eventPayload("message.status", serializeSms(message), at);
-    await queueEndpointDeliveries(tx, endpoints, "message.status", payload, `message.status:${message.id}:${type}`, at);
+  const urlRows: unknown[][] = [];
+  const endpointRows: unknown[][] = [];
+  for (const message of messages) {
+    const endpoints = cachedEndpoints(message.accountId, "message.status");
+    if (endpoints.length > 0) {
+      const payload = eventPayload("message.status", serializeSms(message), at);
+      const eventKey = `message.status:${message.id}:${type}`;
+      for (const endpoint of endpoints)
+        endpointRows.push([timeOrderedUuid(), endpoint.accountId, endpoint.id, eventKey, endpoint.url, payload]);
+    }
+    if (message.webhookUrl)
+      urlRows.push([timeOrderedUuid(), message.accountId, message.id, message.webhookUrl, webhookPayload(message, type, at)]);
   }
-  if (!message.webhookUrl) return;
   const now = toDbTime(at);
-  await tx.run(
-    `INSERT INTO "WebhookDelivery" ("id", "accountId", "messageId", "url", "eventType", "payload", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT ("messageId", "eventType") DO NOTHING`,
-    [timeOrderedUuid(), message.accountId, message.id, message.webhookUrl, type, webhookPayload(message, type, at), now, now, now],
-  );
+  const shared = (eventType: string) => ({ columns: SHARED_COLUMNS, values: [eventType, "pending", 0, now, now, now] });
+  if (endpointRows.length > 0)
+    await insertRows(tx, "WebhookDelivery", ENDPOINT_COLUMNS, endpointRows, shared("message.status"), { ignoreConflicts: true });
+  if (urlRows.length > 0) await insertRows(tx, "WebhookDelivery", URL_COLUMNS, urlRows, shared(type), { ignoreConflicts: true });
 }
 
 /** For a batch of changed messages (given by id, each with a webhook_url or status endpoints): reads them back once, as they now are. */
@@ -37,5 +57,5 @@ export async function enqueueWebhooks(tx: SqlExecutor, messageIds: string[], typ
   if (messageIds.length === 0) return;
   const ids = inList(messageIds);
   const rows = await tx.all(`SELECT * FROM "Message" WHERE "id" IN ${ids.text}`, ids.params);
-  for (const row of rows) await enqueueWebhook(tx, parseMessageRow(row), type, at);
+  await enqueueWebhooksFor(tx, rows.map(parseMessageRow), type, at);
 }

@@ -235,6 +235,43 @@ describe("POST /api/v1/sms/bulk/{bulk_id}/cancel", () => {
     expect(again.body.data).toMatchObject({ cancelled: 0, not_cancelled: 3 });
   });
 
+  it("tells each cancelled message's webhook_url and each status endpoint exactly once, across several chunks", async () => {
+    const account = await seedAccount({ name: "Hooked", balance: 100_000_000n, senders: ["ACME"] });
+    // Through the API: the server process drops its endpoint cache at once.
+    const endpoint = await api("POST", "/api/v1/webhooks", {
+      token: account.token,
+      body: { url: "https://93.184.215.14/hooks", events: ["message.status"] },
+    });
+    expect(endpoint.status).toBe(201);
+    const to = Array.from({ length: 1_100 }, (_, index) => `+26377${String(3_000_000 + index).padStart(7, "0")}`);
+    const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+    const bulk = await api("POST", "/api/v1/sms/bulk", {
+      token: account.token,
+      body: { to, from: "ACME", message: "Hooked bulk", webhook_url: "https://93.184.215.14/sms", send_at: sendAt },
+    });
+    expect(bulk.status).toBe(202);
+    const bulkId: string = bulk.body.data.bulk_id;
+    const cancel = await api("POST", `/api/v1/sms/bulk/${bulkId}/cancel`, { token: account.token });
+    expect(cancel.body.data).toMatchObject({ total: 1_100, cancelled: 1_100, not_cancelled: 0 });
+    expect((await api("POST", `/api/v1/sms/bulk/${bulkId}/cancel`, { token: account.token })).body.data.cancelled).toBe(0);
+
+    const failedEvents = await db().webhookDelivery.findMany({
+      where: { accountId: account.accountId, eventType: "message.failed" },
+      select: { messageId: true, url: true, payload: true },
+    });
+    expect(failedEvents).toHaveLength(1_100);
+    expect(new Set(failedEvents.map((event) => event.messageId)).size).toBe(1_100);
+    expect(failedEvents.every((event) => event.url === "https://93.184.215.14/sms")).toBe(true);
+    expect(JSON.parse(failedEvents[0].payload).data).toMatchObject({ status: "failed", operator_response: "CANCELLED" });
+    const statusEvents = await db().webhookDelivery.findMany({
+      where: { accountId: account.accountId, eventType: "message.status", eventKey: { endsWith: ":message.failed" } },
+      select: { eventKey: true },
+    });
+    expect(statusEvents).toHaveLength(1_100);
+    expect(new Set(statusEvents.map((event) => event.eventKey)).size).toBe(1_100);
+    await expectLedgerBalanced(account.accountId);
+  });
+
   it("answers 404 for an unknown bulk send and 400 naming bulk_id when it is not a UUID", async () => {
     expectKitError(await api("POST", `/api/v1/sms/bulk/${crypto.randomUUID()}/cancel`, { token: acme.token }), 404, "NOT_FOUND");
     const bad = await api("POST", "/api/v1/sms/bulk/nope/cancel", { token: acme.token });

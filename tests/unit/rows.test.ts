@@ -49,6 +49,7 @@ describe("parseRow", () => {
       webhookUrl: null,
       test: 0,
       attempts: 1,
+      mayBeAtCarrier: 1,
       carrierMessageId: "c-1",
       nextAttemptAt: at,
       leaseOwner: null,
@@ -67,7 +68,14 @@ describe("parseRow", () => {
       turn: 1_764_253_508_005,
     };
     const message = parseMessageRow(row);
-    expect(message).toMatchObject({ charge: 350n, test: false, validityPeriod: 3600, deliveredAt: null, turn: 1_764_253_508_005n });
+    expect(message).toMatchObject({
+      charge: 350n,
+      test: false,
+      mayBeAtCarrier: true,
+      validityPeriod: 3600,
+      deliveredAt: null,
+      turn: 1_764_253_508_005n,
+    });
     expect(message.receivedAt).toEqual(new Date(at));
   });
 });
