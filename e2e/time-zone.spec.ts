@@ -102,6 +102,35 @@ test.describe("scheduling in the account's time zone", () => {
     expect(Date.parse((await scheduled.getAttribute("datetime"))!)).toBe(expected);
   });
 
+  test("Compose says how a time the account zone's clocks skip or repeat is read", async ({ page }) => {
+    const owner = { email: "owner@zone-dst.tumira.test", password: "e2e zone dst password" };
+    const account = ["--name", "Zone DST Ltd", "--currency", "USD", "--balance", "1.00", "--sender", "ZONED"];
+    cli(["accounts:create", ...account, "--owner-email", owner.email, "--owner-password", owner.password]);
+    await signIn(page, owner);
+    await page.goto("/dashboard/settings");
+    await page.getByLabel("Account time zone").selectOption("Europe/London");
+    await page.getByRole("button", { name: "Save time zone" }).click();
+    await expect(page.getByText("Time zone set to Europe/London")).toBeVisible();
+
+    // London's clocks go forward at 01:00 on March's last Sunday and back at 02:00 on October's.
+    const year = new Date().getUTCFullYear() + 1;
+    const lastSunday = (month: number) => {
+      const last = new Date(Date.UTC(year, month, 0));
+      return new Date(Date.UTC(year, month - 1, last.getUTCDate() - last.getUTCDay())).toISOString().slice(0, 10);
+    };
+    await page.goto("/dashboard/compose");
+    const sendAt = page.getByLabel("Send at");
+    const clockChange = page.getByTestId("compose-send-at-clock-change");
+    await sendAt.fill(`${lastSunday(3)}T01:30`);
+    await expect(clockChange).toHaveText("01:30 does not exist in Europe/London that day (the clocks go forward): it is read as 02:30.");
+    await sendAt.fill(`${lastSunday(10)}T01:30`);
+    await expect(clockChange).toHaveText("01:30 happens twice in Europe/London that day (the clocks go back): the first is used.");
+    await sendAt.fill(`${lastSunday(10)}T09:00`);
+    await expect(clockChange).toHaveCount(0);
+    // The browser is in London too: no second reading of the time.
+    await expect(page.getByTestId("compose-send-at-local")).toHaveCount(0);
+  });
+
   test("a developer reads the account's zone and cannot change it", async ({ page }) => {
     await signIn(page, fixtures().developer);
     await page.goto("/dashboard/settings");

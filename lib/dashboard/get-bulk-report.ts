@@ -33,6 +33,8 @@ export type BulkReport = {
   /** The send_at its messages were scheduled for; null when sent at once. */
   sendAt: Date | null;
   counts: StateCounts;
+  /** Scheduled or queued messages no carrier has nor may have: what a bulk cancel would stop. */
+  cancellable: number;
   carriers: Array<{ operator: string; name: string; counts: StateCounts; total: number }>;
   /** "minute" or "hour": the bucket the timeline counts by, chosen from the send's span. */
   timelineUnit: "minute" | "hour";
@@ -115,7 +117,7 @@ async function timelineOf(bulkSendId: string): Promise<{ unit: "minute" | "hour"
 
 export async function getBulkReport(id: string, scope: MessageScope): Promise<BulkReport> {
   const bulk = await findBulk(id, scope);
-  const [byStatus, deliveredByCarrier, failures, holds, releases, timeline, schedule] = await Promise.all([
+  const [byStatus, deliveredByCarrier, failures, holds, releases, timeline, schedule, cancellable] = await Promise.all([
     db().message.groupBy({ by: ["status", "operator"], where: { bulkSendId: id }, _count: { _all: true } }),
     db().message.groupBy({
       by: ["operator"],
@@ -136,6 +138,8 @@ export async function getBulkReport(id: string, scope: MessageScope): Promise<Bu
     timelineOf(id),
     // A bulk send's messages share their send_at.
     db().message.findFirst({ where: { bulkSendId: id }, select: { sendAt: true } }),
+    // Queued again after a submit got no clear answer, a message may be with a carrier: the cancel leaves it.
+    db().message.count({ where: { bulkSendId: id, status: { in: ["created", "enqueued"] }, mayBeAtCarrier: false } }),
   ]);
   const counts = emptyCounts();
   const perCarrier = new Map<string, StateCounts>();
@@ -175,6 +179,7 @@ export async function getBulkReport(id: string, scope: MessageScope): Promise<Bu
     createdAt: bulk.createdAt,
     sendAt: schedule?.sendAt ?? null,
     counts,
+    cancellable,
     carriers: [...perCarrier.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([operator, carrierCounts]) => ({

@@ -55,13 +55,16 @@ function wallClockAt(instant: number, timeZone: string): number {
 
 const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 
+/** How the zone's clocks read a typed time: once, never (skipped when they go forward) or twice (repeated when they go back). */
+export type WallClockReading = "once" | "skipped" | "repeated";
+
 /**
  * The instant a wall-clock time ("2026-12-01T08:00", as a datetime-local field gives it) names in
- * the zone; null when the text is no such time. A time the clocks skip (spring forward) reads as
- * the same distance past the change, and a time they repeat (fall back) as its first occurrence,
- * as most calendars do.
+ * the zone, and how the zone's clocks read it; null when the text is no such time. A time the clocks
+ * skip (spring forward) reads as the same distance past the change, and a time they repeat (fall
+ * back) as its first occurrence, as most calendars do.
  */
-export function localTimeToInstant(local: string, timeZone: string): Date | null {
+export function readLocalTime(local: string, timeZone: string): { instant: Date; reading: WallClockReading } | null {
   const match = LOCAL_TIME.exec(local);
   if (!match) return null;
   const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0));
@@ -73,7 +76,13 @@ export function localTimeToInstant(local: string, timeZone: string): Date | null
   const DAY = 86_400_000;
   const offsetBefore = wallClockAt(wall - DAY, timeZone) - (wall - DAY);
   const offsetAfter = wallClockAt(wall + DAY, timeZone) - (wall + DAY);
-  const matching = [wall - offsetBefore, wall - offsetAfter].filter((instant) => wallClockAt(instant, timeZone) === wall);
+  const matching = [...new Set([wall - offsetBefore, wall - offsetAfter])].filter((instant) => wallClockAt(instant, timeZone) === wall);
   // No candidate reads that wall clock: the clocks skipped it; the offset before the change moves it past.
-  return new Date(matching.length > 0 ? Math.min(...matching) : wall - offsetBefore);
+  if (matching.length === 0) return { instant: new Date(wall - offsetBefore), reading: "skipped" };
+  return { instant: new Date(Math.min(...matching)), reading: matching.length > 1 ? "repeated" : "once" };
+}
+
+/** The instant a wall-clock time names in the zone (see readLocalTime); null when the text is no such time. */
+export function localTimeToInstant(local: string, timeZone: string): Date | null {
+  return readLocalTime(local, timeZone)?.instant ?? null;
 }

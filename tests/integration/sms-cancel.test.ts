@@ -13,6 +13,7 @@ import { recordDispatchOutcomes } from "@/lib/delivery/record-dispatch-outcomes"
 import { DEFAULT_RETRY_POLICY } from "@/lib/delivery/retry-policy";
 import type { SubmitOutcome } from "@/lib/smpp/carrier-connection";
 import { cancelMessage } from "@/lib/messages/cancel-messages";
+import { getBulkReport } from "@/lib/dashboard/get-bulk-report";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { envelopeSchema } from "@/lib/api/response-schemas";
@@ -187,7 +188,7 @@ describe("a message a carrier may have", () => {
     expect([await releasesOf(expired), await releasesOf(inFlight), await releasesOf(clean)]).toEqual([0, 0, 1]);
   });
 
-  it("is counted as not cancelled by a bulk cancel, and stays queued", async () => {
+  it("is counted as not cancelled by a bulk cancel, nor offered to the bulk report's cancel, and stays queued", async () => {
     await handOver();
     const bulk = await api("POST", "/api/v1/sms/bulk", {
       token: acme.token,
@@ -198,9 +199,13 @@ describe("a message a carrier may have", () => {
     await submitWithOutcome(first.id, { ...temporary, carrierStatus: null, bindLost: true });
     // The claim above took both; the other goes back as a clean stop would leave it.
     await releaseLeases(UNANSWERED);
+    // Both read as queued; the report's cancel offers only the one it can cancel.
+    const report = await getBulkReport(bulkId, { accountId: acme.accountId, test: false });
+    expect([report.counts.queued, report.cancellable]).toEqual([2, 1]);
 
     const call = await api("POST", `/api/v1/sms/bulk/${bulkId}/cancel`, { token: acme.token });
     expect(call.body.data).toMatchObject({ total: 2, cancelled: 1, not_cancelled: 1 });
+    expect((await getBulkReport(bulkId, { accountId: acme.accountId, test: false })).cancellable).toBe(0);
     const unanswered = await db().message.findUniqueOrThrow({ where: { id: first.id } });
     expect([unanswered.status, await releasesOf(first.id)]).toEqual(["enqueued", 0]);
     await expectLedgerBalanced(acme.accountId);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TIME_ZONE, isTimeZone, listTimeZones, localTimeToInstant } from "@/lib/model/time-zones";
+import { DEFAULT_TIME_ZONE, isTimeZone, listTimeZones, localTimeToInstant, readLocalTime } from "@/lib/model/time-zones";
 
 const instant = (local: string, zone: string) => localTimeToInstant(local, zone)?.toISOString() ?? null;
 
@@ -22,12 +22,20 @@ describe("localTimeToInstant", () => {
     expect(instant("2026-03-29T01:30", "Europe/London")).toBe("2026-03-29T01:30:00.000Z");
     expect(instant("2026-03-29T00:59", "Europe/London")).toBe("2026-03-29T00:59:00.000Z");
     expect(instant("2026-03-29T02:00", "Europe/London")).toBe("2026-03-29T01:00:00.000Z");
+    expect(readLocalTime("2026-03-29T01:30", "Europe/London")?.reading).toBe("skipped");
+    expect(readLocalTime("2026-03-29T00:59", "Europe/London")?.reading).toBe("once");
+    expect(readLocalTime("2026-03-29T02:00", "Europe/London")?.reading).toBe("once");
   });
 
   it("reads a time the clocks repeat as its first occurrence", () => {
     // Europe/London goes back from 02:00 BST to 01:00 GMT on 2026-10-25: 01:30 happens twice.
     expect(instant("2026-10-25T01:30", "Europe/London")).toBe("2026-10-25T00:30:00.000Z");
     expect(instant("2026-10-25T02:00", "Europe/London")).toBe("2026-10-25T02:00:00.000Z");
+    expect(readLocalTime("2026-10-25T01:30", "Europe/London")?.reading).toBe("repeated");
+    expect(readLocalTime("2026-10-25T00:59", "Europe/London")?.reading).toBe("once");
+    expect(readLocalTime("2026-10-25T02:00", "Europe/London")?.reading).toBe("once");
+    // A zone with one offset all year reads every time once.
+    expect(readLocalTime("2026-10-25T01:30", "Africa/Harare")?.reading).toBe("once");
   });
 
   it("refuses what is not a wall-clock time", () => {

@@ -16,6 +16,7 @@ import { carrierName, durationWords } from "@/lib/messages/vocabulary";
 import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
 import type { RateTable } from "@/lib/dashboard/price-send";
 import type { FieldError } from "@/lib/errors";
+import { readLocalTime } from "@/lib/model/time-zones";
 import { sendSmsAction } from "./actions";
 import { BulkRecipients, findOptedOut } from "./bulk-recipients";
 import { deliveryFields, NO_DELIVERY_CHOICE, sendErrorText, type DeliveryChoice, type RecipientsProps } from "./compose-shared";
@@ -125,7 +126,7 @@ export function ComposeView({ senders, rates, currency, available, initialMode, 
             <Field
               id="compose-send-at"
               label="Send at"
-              hint={<ScheduleHint sendAt={delivery.send_at} timeZone={timeZone} browserTimeZone={browserTimeZone} />}
+              hint={<ScheduleHint typed={choice.sendAt} sendAt={delivery.send_at} timeZone={timeZone} browserTimeZone={browserTimeZone} />}
               error={errorFor(fields, "send_at")}
             >
               <Input
@@ -169,12 +170,42 @@ export function ComposeView({ senders, rates, currency, available, initialMode, 
   );
 }
 
-/** Which zone a scheduled time is read in, and the time in the reader's own zone when that differs. */
-function ScheduleHint({ sendAt, timeZone, browserTimeZone }: { sendAt?: string; timeZone: string; browserTimeZone: string | null }) {
+/** The zone's wall clock at an instant, hours and minutes ("02:30"). */
+function wallClock(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(instant);
+}
+
+/**
+ * Which zone a scheduled time is read in, how a time the zone's clocks skip or repeat is read, and
+ * the time in the reader's own zone when that differs.
+ */
+function ScheduleHint({
+  typed,
+  sendAt,
+  timeZone,
+  browserTimeZone,
+}: {
+  typed: string;
+  sendAt?: string;
+  timeZone: string;
+  browserTimeZone: string | null;
+}) {
   const inBrowserZone = sendAt && browserTimeZone && browserTimeZone !== timeZone && !Number.isNaN(Date.parse(sendAt));
+  const read = typed ? readLocalTime(typed, timeZone) : null;
+  const typedClock = typed.slice(11, 16);
   return (
     <>
       Empty: now. Times in <span data-testid="compose-time-zone">{timeZone}</span>, the account&apos;s time zone (Settings).
+      {read?.reading === "skipped" && (
+        <span className="block" data-testid="compose-send-at-clock-change">
+          {typedClock} does not exist in {timeZone} that day (the clocks go forward): it is read as {wallClock(read.instant, timeZone)}.
+        </span>
+      )}
+      {read?.reading === "repeated" && (
+        <span className="block" data-testid="compose-send-at-clock-change">
+          {typedClock} happens twice in {timeZone} that day (the clocks go back): the first is used.
+        </span>
+      )}
       {inBrowserZone && (
         <span className="block" data-testid="compose-send-at-local">
           That is <Time value={sendAt} /> in your browser&apos;s zone ({browserTimeZone}).

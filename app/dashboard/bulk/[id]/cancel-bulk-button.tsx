@@ -38,7 +38,7 @@ export function CancelBulkButton({ bulkSendId, test, waiting }: { bulkSendId: st
         onClose={() => setConfirming(false)}
         title={`Cancel ${messages(waiting)}?`}
         testId="cancel-bulk-dialog"
-        description={`The ${messages(waiting)} of this bulk send no carrier has yet will not be sent: each fails as CANCELLED and its charge is released back to the balance. Messages a carrier already has are not affected. This cannot be undone.`}
+        description={`The ${messages(waiting)} of this bulk send no carrier has yet will not be sent: each fails as CANCELLED and its charge is released back to the balance. Messages a carrier already has, or may have, are not affected. This cannot be undone.`}
         confirmLabel={`Cancel ${messages(waiting)}`}
         onConfirm={cancelTheRest}
         busy={pending}

@@ -62,8 +62,6 @@ export default async function BulkReportPage({ params }: { params: Promise<{ id:
   if (report === "other-view") return <InOtherView title="Bulk send" what="bulk send" mode={mode} />;
   if (!report) notFound();
   const platformView = "platform" in scope;
-  // What no carrier has yet, and a cancel would stop.
-  const waiting = report.counts.scheduled + report.counts.queued;
   return (
     <>
       <PageHeader
@@ -85,8 +83,8 @@ export default async function BulkReportPage({ params }: { params: Promise<{ id:
         }
         actions={
           <>
-            {!platformView && can(user.role, "messages.send") && waiting > 0 && (
-              <CancelBulkButton bulkSendId={report.id} test={report.test} waiting={waiting} />
+            {!platformView && can(user.role, "messages.send") && report.cancellable > 0 && (
+              <CancelBulkButton bulkSendId={report.id} test={report.test} waiting={report.cancellable} />
             )}
             <a
               href={`/api/dashboard/bulk/${report.id}/recipients`}
