@@ -10,10 +10,22 @@ export function listTimeZones(): string[] {
   return zones.includes("UTC") ? zones : ["UTC", ...zones];
 }
 
-/** Whether Intl knows the zone by this exact name (case matters: names are stored as written). */
+/** An Area/Location name as the IANA database writes it ("Asia/Kolkata", "Etc/GMT+2"): legacy names and other cases are not. */
+const AREA_LOCATION = /^(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)(\/[A-Z0-9][A-Za-z0-9_+-]*){1,2}$/;
+
+/**
+ * Whether the zone is one Intl lists, or a current Area/Location name Intl knows under an older one
+ * (Asia/Kolkata for Asia/Calcutta). Names are stored as written, so case matters.
+ */
 export function isTimeZone(name: string): boolean {
-  if (name === "UTC") return true;
-  return listTimeZones().includes(name);
+  if (name === "UTC" || listTimeZones().includes(name)) return true;
+  if (!AREA_LOCATION.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const wallClockFormats = new Map<string, Intl.DateTimeFormat>();

@@ -51,3 +51,22 @@ describe("account time zone", () => {
     expect((missing as AppError).code).toBe("NOT_FOUND");
   });
 });
+
+describe("account time zone under concurrent saves", () => {
+  it("audits each change from the zone it replaced", async () => {
+    const account = await createAccount({ name: "Zone Race", currency: "USD", openingBalance: 0n, actor: "test" });
+    const zones = ["Europe/London", "Asia/Tokyo", "America/New_York", "Asia/Kolkata"];
+    await Promise.all(zones.map((timeZone) => setAccountTimeZone({ accountId: account.id, timeZone, actor: `user:${timeZone}` })));
+    const events = await db().auditEvent.findMany({
+      where: { accountId: account.id, action: "account.time_zone_set" },
+      orderBy: { id: "asc" },
+    });
+    const chain = events.map((event) => JSON.parse(event.data) as { from: string; to: string });
+    // Whatever order the audit rows were written in, the changes form one chain from Africa/Harare to the zone that stays.
+    const next = new Map(chain.map(({ from, to }) => [from, to]));
+    expect(next.size).toBe(chain.length);
+    let zone = "Africa/Harare";
+    for (let step = 0; step < chain.length; step++) zone = next.get(zone)!;
+    expect(zone).toBe(await getAccountTimeZone(account.id));
+  });
+});

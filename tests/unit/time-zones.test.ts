@@ -49,7 +49,13 @@ describe("time zone names", () => {
     expect(isTimeZone(DEFAULT_TIME_ZONE)).toBe(true);
     expect(isTimeZone("UTC")).toBe(true);
     expect(isTimeZone("Europe/London")).toBe(true);
+    expect(isTimeZone("Asia/Kolkata")).toBe(true);
+    expect(isTimeZone("Europe/Kyiv")).toBe(true);
+    expect(isTimeZone("Etc/GMT+2")).toBe(true);
     expect(isTimeZone("africa/harare")).toBe(false);
+    expect(isTimeZone("asia/kolkata")).toBe(false);
+    expect(isTimeZone("US/Eastern")).toBe(false);
+    expect(isTimeZone("Europe/Atlantis")).toBe(false);
     expect(isTimeZone("Mars/Olympus_Mons")).toBe(false);
     expect(isTimeZone("")).toBe(false);
     expect(listTimeZones()).toContain("UTC");

@@ -11,10 +11,15 @@ export const metadata: Metadata = { title: "Settings" };
 export default async function SettingsPage() {
   const user = await requireAccountPage("account.view");
   const timeZone = await getAccountTimeZone(user.accountId);
+  const zones = listTimeZones();
   return (
     <>
       <PageHeader title="Settings" description="How the dashboard works for everyone in this account." />
-      <TimeZoneCard timeZone={timeZone} zones={listTimeZones()} canEdit={can(user.role, "account.settings")} />
+      <TimeZoneCard
+        timeZone={timeZone}
+        zones={zones.includes(timeZone) ? zones : [timeZone, ...zones]}
+        canEdit={can(user.role, "account.settings")}
+      />
     </>
   );
 }
