@@ -11,7 +11,8 @@ export function listTimeZones(): string[] {
 }
 
 /** An Area/Location name as the IANA database writes it ("Asia/Kolkata", "Etc/GMT+2"): legacy names and other cases are not. */
-const AREA_LOCATION = /^(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)(\/[A-Z0-9][A-Za-z0-9_+-]*){1,2}$/;
+const AREA_LOCATION =
+  /^(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)(\/[A-Z0-9][A-Za-z0-9_+-]*){1,2}$/;
 
 /**
  * Whether the zone is one Intl lists, or a current Area/Location name Intl knows under an older one
