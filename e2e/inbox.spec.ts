@@ -58,6 +58,11 @@ test("an owner simulates a reply from the Inbox's sandbox and reads it in the co
   await form.getByRole("button", { name: "Simulate a reply" }).click();
   await expect(page.getByTestId("simulate-from-error")).toBeVisible();
   await form.getByLabel("From (a handset)").fill("0712 000 900");
+  // Spaces and line breaks alone are refused as blank, under the field, as the API refuses them.
+  await form.getByLabel("Message").fill("   \n  \n ");
+  await form.getByRole("button", { name: "Simulate a reply" }).click();
+  await expect(page.getByTestId("simulate-message-error")).toHaveText("cannot be blank");
+  await expect(page.getByTestId("simulate-from-error")).toBeHidden();
   await form.getByLabel("Message").fill("Ndatenda, see you at 3");
   await form.getByRole("button", { name: "Simulate a reply" }).click();
   await expect(async () => {
