@@ -177,6 +177,28 @@ test("at 390 px a key's status shows beside its name, clear of the pinned action
   expect(statusBox && actionsBox && statusBox.x + statusBox.width <= actionsBox.x).toBe(true);
 });
 
+test("at 390 px a revoked key's row has no empty pinned actions cell over its columns; an active key's keeps its actions", async ({
+  page,
+}) => {
+  await signIn(page, fixtures().owner);
+  for (const name of ["Revoked at phone width", "Active at phone width"]) {
+    await createKeyInDashboard(page, name);
+    await closeKeyDialog(page);
+  }
+  const revoked = page.locator('[data-testid="key-row"][data-key-name="Revoked at phone width"]');
+  const active = page.locator('[data-testid="key-row"][data-key-name="Active at phone width"]');
+  await revoked.getByRole("button", { name: "Revoke Revoked at phone width" }).click();
+  await page.getByTestId("revoke-dialog").getByRole("button", { name: "Revoke Revoked at phone width" }).click();
+  await expect(revoked).toContainText("Revoked");
+  await page.setViewportSize(WIDTHS[0]);
+  const pinnedCells = (row: typeof revoked) =>
+    row.locator("td").evaluateAll((cells) => cells.filter((cell) => getComputedStyle(cell).position === "sticky").length);
+  await snap(page, "overflow-keys-revoked-390");
+  const pinned = { revoked: await pinnedCells(revoked), active: await pinnedCells(active) };
+  await page.setViewportSize({ width: 1366, height: 900 });
+  expect(pinned).toEqual({ revoked: 0, active: 1 });
+});
+
 test("a long pause reason on the Carriers page is clamped to two lines, the whole of it on hover", async ({ page }) => {
   const reason =
     `Scheduled maintenance of the SMSC cluster. ${"The carrier asked for a full stop while it moves its binds. ".repeat(7)}`.trim();
