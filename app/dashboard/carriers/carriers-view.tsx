@@ -251,7 +251,13 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
       const result = await pauseCarrierAction({ operator: carrier.operator, reason: String(form.get("reason") ?? "") });
       if (!errors.accepted(result)) return;
       setPausing(null);
-      notify("success", `${carrierName(carrier.operator)} paused: its messages wait in the queue`);
+      const name = carrierName(carrier.operator);
+      notify(
+        "success",
+        result.data.changed
+          ? `${name} paused: its messages wait in the queue`
+          : `${name} was already paused by ${result.data.pausedBy}: “${result.data.reason}”. That pause stands; your reason was not recorded`,
+      );
       await queryClient.invalidateQueries({ queryKey: ["carriers"] });
     });
   }
@@ -259,7 +265,12 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
   function resume(carrier: CarrierRow) {
     startTransition(async () => {
       const result = await resumeCarrierAction({ operator: carrier.operator });
-      notifyOutcome(notify, result, `${carrierName(carrier.operator)} resumed`);
+      const name = carrierName(carrier.operator);
+      notifyOutcome(
+        notify,
+        result,
+        result.ok && !result.data.changed ? `${name} was not paused (resumed meanwhile): nothing changed` : `${name} resumed`,
+      );
       setResuming(null);
       await queryClient.invalidateQueries({ queryKey: ["carriers"] });
     });
