@@ -90,6 +90,37 @@ test("an admin watches the carriers' binds and their roles, and pauses and resum
   await expect(telecel.getByTestId("carrier-receipts-awaited")).toHaveText(String(awaitedBefore + 1));
 });
 
+test("pausing a carrier paused meanwhile says who paused it and why; resuming one resumed meanwhile says nothing changed", async ({
+  page,
+}) => {
+  await signIn(page, fixtures().admin);
+  await page.goto("/dashboard/carriers");
+  const netone = page.locator('[data-testid="carrier-row"][data-carrier="netone"]');
+  try {
+    await netone.getByRole("button", { name: "Pause netone" }).click();
+    const pauseDialog = page.getByTestId("pause-dialog");
+    await pauseDialog.getByLabel("Reason").fill("Our own reason for a pause");
+    // While the dialog is open, someone else pauses it.
+    cli(["carriers:pause", "netone", "--reason", "NetOne asked for a stop"]);
+    await pauseDialog.getByRole("button", { name: "Pause carrier" }).click();
+    const toast = page.getByTestId("toast").last();
+    await expect(toast).toContainText("NetOne was already paused by the CLI: “NetOne asked for a stop”");
+    await expect(toast).toContainText("your reason was not recorded");
+    await expect(page.getByTestId("toast").filter({ hasText: "NetOne paused:" })).toHaveCount(0);
+    await expect(netone.getByTestId("carrier-pause-reason")).toContainText("NetOne asked for a stop");
+    await expect(netone.getByTestId("carrier-pause-reason")).not.toContainText("Our own reason");
+
+    await netone.getByRole("button", { name: "Resume netone" }).click();
+    cli(["carriers:resume", "netone"]);
+    await page.getByTestId("resume-dialog").getByRole("button", { name: "Resume carrier" }).click();
+    await expect(page.getByTestId("toast").last()).toContainText("NetOne was not paused (resumed meanwhile): nothing changed");
+    await expect(page.getByTestId("toast").filter({ hasText: "NetOne resumed" })).toHaveCount(0);
+    await expect(netone.getByTestId("carrier-pause-reason")).toHaveCount(0);
+  } finally {
+    cli(["carriers:resume", "netone"]);
+  }
+});
+
 test("support reads the Carriers page without pause or resume; an owner cannot see it", async ({ page, browser }) => {
   const { support, owner } = fixtures();
   await signIn(page, support);

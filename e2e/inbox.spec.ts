@@ -18,6 +18,45 @@ test("an admin assigns an inbound number to an account on the Accounts page", as
   await expect(page.getByTestId("number-row").filter({ hasText: NUMBER })).toContainText("All carriers");
 });
 
+test("releasing an inbound number asks first, saying where replies to it go after", async ({ page }) => {
+  const { admin, owner } = fixtures();
+  const shared = "+263780000960";
+  const holder = cli(["accounts:create", "--name", "Econet Number Holder", "--currency", "USD", "--balance", "1.00", "--sender", "HOLDER"]);
+  cli(["numbers:assign", "--account", owner.accountId, "--number", shared]);
+  cli(["numbers:assign", "--account", String(holder.id), "--number", shared, "--operator", "econet"]);
+  await signIn(page, admin);
+  await page.goto("/dashboard/admin");
+  const rows = page.getByTestId("number-row").filter({ hasText: shared });
+  await expect(rows).toHaveCount(2);
+  const dialog = page.getByTestId("release-number-dialog");
+
+  // The carrier's own assignment: its replies fall back to the all-carrier one. Cancel changes nothing.
+  await rows
+    .filter({ hasText: "Econet Number Holder" })
+    .getByRole("button", { name: `Release ${shared} (Econet)` })
+    .click();
+  await expect(dialog).toContainText(`Release ${shared} on Econet from Econet Number Holder?`);
+  await expect(dialog).toContainText(`Replies to ${shared} over Econet then go to E2E Ltd, which holds the number on all carriers.`);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await page.reload();
+  await expect(rows).toHaveCount(2);
+
+  // The all-carrier one: Econet's replies still go to the holder there, the other carriers' to no account.
+  await rows
+    .filter({ hasText: "E2E Ltd" })
+    .getByRole("button", { name: `Release ${shared} (all carriers)` })
+    .click();
+  await expect(dialog).toContainText(`Release ${shared} on all carriers from E2E Ltd?`);
+  await expect(dialog).toContainText(`Replies to ${shared} still go over Econet to Econet Number Holder`);
+  await expect(dialog).toContainText(`Replies to ${shared} over NetOne and Telecel then reach no account: they are stored unrouted`);
+  await expect(dialog).toContainText("a STOP among them changes no opt-out list");
+  await dialog.getByRole("button", { name: "Release number" }).click();
+  await expect(page.getByTestId("toast")).toContainText(`${shared} released from E2E Ltd`);
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText("Econet Number Holder");
+});
+
 test("a simulated inbound message reaches the owner's inbox, in a conversation with what was sent", async ({ page }) => {
   const { owner } = fixtures();
   const key = cli(["keys:create", "--account", owner.accountId, "--name", "inbox sandbox", "--test"]);
@@ -58,6 +97,12 @@ test("an owner simulates a reply from the Inbox's sandbox and reads it in the co
   await form.getByRole("button", { name: "Simulate a reply" }).click();
   await expect(page.getByTestId("simulate-from-error")).toBeVisible();
   await form.getByLabel("From (a handset)").fill("0712 000 900");
+  // Spaces and line breaks alone are refused as blank, under the field, as the API refuses them.
+  await form.getByLabel("Message").fill("   \n  \n ");
+  await form.getByRole("button", { name: "Simulate a reply" }).click();
+  // The first submit's errors go only once this one is answered: then the message's alone is back.
+  await expect(page.getByTestId("simulate-from-error")).toBeHidden();
+  await expect(page.getByTestId("simulate-message-error")).toHaveText("cannot be blank");
   await form.getByLabel("Message").fill("Ndatenda, see you at 3");
   await form.getByRole("button", { name: "Simulate a reply" }).click();
   await expect(async () => {

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { fixtures, signIn, snap } from "./fixtures";
+import { cli } from "./global-setup";
 
 // A number no other spec sends to, since the list is the shared owner account's.
 const NUMBER = "+263778800421";
@@ -61,4 +62,49 @@ test("a number opted out in the dashboard is refused in compose before sending, 
   await expect(page.getByTestId("single-cost")).toBeVisible();
   await expect(page.getByTestId("single-opted-out")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Send message" })).toBeEnabled();
+});
+
+test("an import whose chunk fails to save ends reporting the failure and what was saved before it, not a success", async ({ page }) => {
+  // An account of its own: 500 numbers on the shared account's list would push other specs' rows off its first page.
+  const owner = { email: `owner.${Date.now()}@import-stop.tumira.test`, password: "import stop owner password" };
+  cli([
+    ...["accounts:create", "--name", "Import Stop Co", "--currency", "USD", "--balance", "1.00", "--sender", "STOPCO"],
+    ...["--owner-email", owner.email, "--owner-password", owner.password],
+  ]);
+  await signIn(page, owner);
+  await page.goto("/dashboard/opt-outs");
+  // The second chunk goes without the session cookie, as after the session ended meanwhile: the server refuses it.
+  let chunks = 0;
+  await page.route("**/dashboard/opt-outs", async (route, request) => {
+    if (request.method() !== "POST" || !request.headers()["next-action"] || ++chunks < 2) return route.continue();
+    const cookies = await page.context().cookies();
+    await page.context().clearCookies();
+    const headers = await request.allHeaders();
+    delete headers.cookie;
+    const response = await route.fetch({ headers });
+    await page.context().addCookies(cookies);
+    return route.fulfill({ response });
+  });
+  const numbers = Array.from({ length: 600 }, (_, index) => `+2637155${String(index).padStart(5, "0")}`);
+  await page.locator("#opt-out-csv").setInputFiles({
+    name: "stops.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`phone\n${numbers.join("\n")}\n`),
+  });
+  // Line 1 is the header: the first chunk is lines 2 to 501, the refused one starts at line 502.
+  await expect(page.getByTestId("opt-out-import-stopped")).toContainText("Stopped at line 502: Sign in to continue.");
+  await expect(page.getByTestId("opt-out-import-report")).toContainText("500 added, 0 already listed, 0 not numbers");
+  await expect(page.getByTestId("toast")).toContainText(
+    "Import stopped at line 502: Sign in to continue. 500 of 600 numbers were added before it",
+  );
+  await expect(page.getByTestId("toast").filter({ hasText: "numbers added" })).toHaveCount(0);
+  expect(chunks).toBe(2);
+
+  // What the report says was saved is on the list, and nothing after it.
+  await page.unroute("**/dashboard/opt-outs");
+  await page.reload();
+  await expect(page.locator(`[data-testid="opt-out-row"][data-number="${numbers[499]}"]`)).toHaveCount(1);
+  await expect(page.locator(`[data-testid="opt-out-row"][data-number="${numbers[500]}"]`)).toHaveCount(0);
+  const exported = await (await page.request.get("/api/dashboard/opt-outs/export")).text();
+  expect(exported.trim().split("\r\n")).toHaveLength(1 + 500);
 });

@@ -178,7 +178,31 @@ test("at 390 px a key's status shows beside its name, clear of the pinned action
   expect(statusBox && actionsBox && statusBox.x + statusBox.width <= actionsBox.x).toBe(true);
 });
 
-test("a long pause reason on the Carriers page is clamped to two lines, the whole of it on hover", async ({ page }) => {
+test("at 390 px a revoked key's row has no empty pinned actions cell over its columns; an active key's keeps its actions", async ({
+  page,
+}) => {
+  await signIn(page, fixtures().owner);
+  for (const name of ["Revoked at phone width", "Active at phone width"]) {
+    await createKeyInDashboard(page, name);
+    await closeKeyDialog(page);
+  }
+  const revoked = page.locator('[data-testid="key-row"][data-key-name="Revoked at phone width"]');
+  const active = page.locator('[data-testid="key-row"][data-key-name="Active at phone width"]');
+  await revoked.getByRole("button", { name: "Revoke Revoked at phone width" }).click();
+  await page.getByTestId("revoke-dialog").getByRole("button", { name: "Revoke Revoked at phone width" }).click();
+  await expect(revoked).toContainText("Revoked");
+  await page.setViewportSize(WIDTHS[0]);
+  const pinnedCells = (row: typeof revoked) =>
+    row.locator("td").evaluateAll((cells) => cells.filter((cell) => getComputedStyle(cell).position === "sticky").length);
+  await snap(page, "overflow-keys-revoked-390");
+  const pinned = { revoked: await pinnedCells(revoked), active: await pinnedCells(active) };
+  await page.setViewportSize({ width: 1366, height: 900 });
+  expect(pinned).toEqual({ revoked: 0, active: 1 });
+});
+
+test("a long pause reason on the Carriers page is clamped to two lines, and a button shows the whole of it, at 390 px and 1280 px", async ({
+  page,
+}) => {
   const reason =
     `Scheduled maintenance of the SMSC cluster. ${"The carrier asked for a full stop while it moves its binds. ".repeat(7)}`.trim();
   expect(reason.length).toBeLessThanOrEqual(500);
@@ -189,14 +213,41 @@ test("a long pause reason on the Carriers page is clamped to two lines, the whol
   await page.getByTestId("pause-dialog").getByLabel("Reason").fill(reason);
   await page.getByTestId("pause-dialog").getByRole("button", { name: "Pause carrier" }).click();
   const shown = netone.getByTestId("carrier-pause-reason");
-  await expect(shown).toHaveAttribute("title", reason);
+  await expect(shown).toContainText(reason);
+  const showAll = netone.getByRole("button", { name: "Show the whole reason" });
+  const clipped = () => shown.evaluate((element) => element.scrollHeight > element.clientHeight + 1);
+  const pageScrollsSideways = () => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+  const carriersTableOverflow = () =>
+    page
+      .getByTestId("data-table")
+      .first()
+      .evaluate((table) => table.scrollWidth - table.clientWidth);
+
   await page.setViewportSize(WIDTHS[0]);
   const lineHeight = await shown.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight));
-  const box = await shown.boundingBox();
+  const clampedHeight = (await shown.boundingBox())!.height;
+  const clampedAtFirst = await clipped();
+  // From the keyboard (as a tap would), the button shows the whole reason and says it is expanded.
+  await showAll.focus();
+  await page.keyboard.press("Enter");
+  await expect(netone.getByRole("button", { name: "Show less" })).toHaveAttribute("aria-expanded", "true");
+  const whole = { clipped: await clipped(), height: (await shown.boundingBox())!.height, sideways: await pageScrollsSideways() };
   await snap(page, "overflow-carriers-long-reason-390");
+  // Expanded on a laptop the table still fits its card, and the reason stays whole across the page's polling.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const overflowAt1280 = await carriersTableOverflow();
+  await snap(page, "overflow-carriers-long-reason-1280");
+  await netone.getByRole("button", { name: "Show less" }).click();
+  await expect(showAll).toHaveAttribute("aria-expanded", "false");
+  const clampedAgain = await clipped();
+
   await page.setViewportSize({ width: 1366, height: 900 });
   await netone.getByRole("button", { name: "Resume netone" }).click();
   await page.getByTestId("resume-dialog").getByRole("button", { name: "Resume carrier" }).click();
   await expect(shown).toHaveCount(0);
-  expect(box!.height).toBeLessThanOrEqual(2 * lineHeight + 1);
+  expect(clampedHeight).toBeLessThanOrEqual(2 * lineHeight + 1);
+  expect({ clampedAtFirst, clampedAgain }).toEqual({ clampedAtFirst: true, clampedAgain: true });
+  expect(whole).toEqual({ clipped: false, height: expect.any(Number), sideways: false });
+  expect(whole.height).toBeGreaterThan(2 * lineHeight + 1);
+  expect(overflowAt1280).toBeLessThanOrEqual(0);
 });

@@ -22,7 +22,7 @@ type RowAttributes = { className?: string; id?: string } & Record<`data-${string
 /**
  * Every list of the dashboard: a table that scrolls inside its card on narrow screens (the page
  * never does), its empty state, its pager, and a row-actions column pinned to the right edge so the
- * actions stay in view at every width.
+ * actions stay in view at every width (a row whose actions are null or false has none pinned).
  */
 export function DataTable<R>({
   columns,
@@ -71,6 +71,7 @@ export function DataTable<R>({
             <tbody>
               {rows.map((row) => {
                 const { className, ...attributes } = rowAttributes?.(row) ?? {};
+                const rowActions = actions?.(row);
                 return (
                   <tr key={rowKey(row)} className={cn("group hover:bg-slate-50", className)} {...attributes}>
                     {columns.map((column) => (
@@ -87,11 +88,15 @@ export function DataTable<R>({
                         {column.cell(row)}
                       </td>
                     ))}
-                    {actions && (
-                      <td className={cn(cellClass, stickyClass, "bg-white group-hover:bg-slate-50")}>
-                        <div className="flex justify-end gap-2">{actions(row)}</div>
-                      </td>
-                    )}
+                    {actions &&
+                      // A row with no actions (a revoked key) keeps the column but pins no empty cell over its other cells.
+                      (rowActions === null || rowActions === undefined || rowActions === false ? (
+                        <td className={cellClass} />
+                      ) : (
+                        <td className={cn(cellClass, stickyClass, "bg-white group-hover:bg-slate-50")}>
+                          <div className="flex justify-end gap-2">{rowActions}</div>
+                        </td>
+                      ))}
                   </tr>
                 );
               })}

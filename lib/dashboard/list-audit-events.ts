@@ -30,10 +30,14 @@ export function parseAuditFilters(params: Record<string, string | undefined>): P
 /** Whose events a reader sees: one account's, or (platform admins) every account's. */
 export type AuditScope = { accountId: string } | { allAccounts: true };
 
+/** What the log and its export show in the account column for an event of no account (a carrier pause, a platform-wide rate). */
+export const PLATFORM_ACCOUNT_LABEL = "Platform";
+
 export type AuditRow = {
   id: number;
   createdAt: Date;
-  accountName: string | null;
+  /** The account's name, or PLATFORM_ACCOUNT_LABEL for a platform event. */
+  accountName: string;
   actor: string;
   action: string;
   target: string;
@@ -151,7 +155,7 @@ async function toRows(events: StoredEvent[]): Promise<AuditRow[]> {
   return events.map((event) => ({
     id: event.id,
     createdAt: event.createdAt,
-    accountName: event.accountId ? (accountsById.get(event.accountId)?.name ?? null) : null,
+    accountName: event.accountId ? (accountsById.get(event.accountId)?.name ?? event.accountId) : PLATFORM_ACCOUNT_LABEL,
     actor: actors.get(event.actor) ?? event.actor,
     action: event.action,
     target: `${event.targetType} ${event.targetId}`,
@@ -192,7 +196,7 @@ export async function* exportAuditEvents(scope: AuditScope, filters: AuditFilter
     if (events.length === 0) return;
     const rows = await toRows(events);
     yield rows
-      .map((row) => csvLine([row.createdAt.toISOString(), row.accountName ?? "", row.actor, row.action, row.target, row.details]))
+      .map((row) => csvLine([row.createdAt.toISOString(), row.accountName, row.actor, row.action, row.target, row.details]))
       .join("");
     if (events.length < EXPORT_CHUNK) return;
     before = events[events.length - 1].id;

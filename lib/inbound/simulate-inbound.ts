@@ -36,7 +36,8 @@ export async function queueInboundSimulation(input: {
       });
     }
   }
-  if (input.message.length === 0) fields.push({ field: "message", description: "cannot be blank" });
+  // Spaces and line breaks alone are no message, as for a send.
+  if (!input.message.trim()) fields.push({ field: "message", description: "cannot be blank" });
   else if (!isStorableText(input.message)) fields.push({ field: "message", description: NOT_TEXT_DESCRIPTION });
   else if (segmentMessage(input.message).segments > MAX_SEGMENTS)
     fields.push({ field: "message", description: `must fit in ${MAX_SEGMENTS} parts` });

@@ -79,6 +79,16 @@ describe("audit details", () => {
         .map((line) => line.split(",")[3])
         .sort(),
     ).toEqual(["carrier.paused", "key.created"]);
+    // A platform event's account reads as the log shows it, in the log and in its export.
+    const accountOf = (action: string) =>
+      csv
+        .split("\r\n")
+        .map((line) => line.split(","))
+        .find((cells) => cells[3] === action)?.[1];
+    expect(accountOf("carrier.paused")).toBe("Platform");
+    expect(accountOf("key.created")).toBe("Audit Actors Ltd");
+    const paused = await listAuditEvents({ allAccounts: true }, { action: "carrier.paused" });
+    expect(paused.rows.map((row) => row.accountName)).toEqual(["Platform"]);
   });
 
   it("finds, in an owner's log, the platform admin who acted on the account, by the email the row shows", async () => {

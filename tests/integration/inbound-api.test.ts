@@ -195,6 +195,17 @@ describe("POST /api/v1/inbound/simulate", () => {
     ]);
   });
 
+  it("refuses a message of only spaces and line breaks as blank, naming it, and queues nothing", async () => {
+    const before = await db().inboundSimulation.count();
+    const call = await api("POST", "/api/v1/inbound/simulate", {
+      token: acmeTestToken,
+      body: { from: "+263771234567", to: NUMBER, message: "  \n\t \r\n " },
+    });
+    expectKitError(call, 400, "VALIDATION_ERROR");
+    expect(call.body.error.validation_errors).toEqual([{ field: "message", description: "cannot be blank" }]);
+    expect(await db().inboundSimulation.count()).toBe(before);
+  });
+
   it("refuses a live key with 403", async () => {
     const call = await api("POST", "/api/v1/inbound/simulate", {
       token: acme.token,

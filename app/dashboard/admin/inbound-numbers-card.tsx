@@ -1,9 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useTransition } from "react";
+import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, Select, submitHandler } from "@/components/ui/field";
@@ -11,14 +12,49 @@ import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { Time } from "@/components/time";
 import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { carrierName } from "@/lib/messages/vocabulary";
+import { operators } from "@/lib/model/operators";
 import { assignNumberAction, releaseNumberAction } from "./number-actions";
 
 export type NumberRowView = { id: string; number: string; accountName: string; operator: string | null; assignedAt: string };
+
+const UNROUTED =
+  "they are stored unrouted, for admins to read under Inbound, Unrouted messages; no webhook is sent for them, and a STOP among them changes no opt-out list";
+
+function joinWords(words: string[]): string {
+  return words.length < 2 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
+/**
+ * What becomes of replies to the number once this assignment is released, routed as a carrier's
+ * message is (lib/inbound): the carrier's own assignment first, then the all-carrier one, else none.
+ */
+function afterRelease(row: NumberRowView, numbers: NumberRowView[]): string {
+  const others = numbers.filter((other) => other.number === row.number && other.id !== row.id);
+  const kept = `Messages ${row.accountName} already received stay in its inbox.`;
+  if (row.operator) {
+    const carrier = carrierName(row.operator);
+    const allCarriers = others.find((other) => other.operator === null);
+    if (allCarriers)
+      return `Replies to ${row.number} over ${carrier} then go to ${allCarriers.accountName}, which holds the number on all carriers. ${kept}`;
+    return `Replies to ${row.number} over ${carrier} then reach no account: ${UNROUTED}. ${kept}`;
+  }
+  const held = others.filter((other) => other.operator !== null);
+  const stillHeld = held.map((other) => `over ${carrierName(other.operator!)} to ${other.accountName}`);
+  const unheld = operators.filter((operator) => !held.some((other) => other.operator === operator)).map(carrierName);
+  return [
+    stillHeld.length > 0 && `Replies to ${row.number} still go ${joinWords(stillHeld)}, which hold it on those carriers.`,
+    unheld.length > 0 && `Replies to ${row.number} over ${joinWords(unheld)} then reach no account: ${UNROUTED}.`,
+    kept,
+  ]
+    .filter(Boolean)
+    .join(" ");
+}
 
 export function InboundNumbersCard({ accounts, numbers }: { accounts: { id: string; name: string }[]; numbers: NumberRowView[] }) {
   const router = useRouter();
   const notify = useToast();
   const [busy, startTransition] = useTransition();
+  const [releasing, setReleasing] = useState<NumberRowView | null>(null);
   const errors = useFieldErrors();
 
   function assign(form: FormData) {
@@ -40,6 +76,7 @@ export function InboundNumbersCard({ accounts, numbers }: { accounts: { id: stri
         number: row.number,
         operator: (row.operator ?? "") as "" | "econet" | "netone" | "telecel",
       });
+      setReleasing(null);
       notifyOutcome(notify, result, `${row.number} released from ${row.accountName}`);
       router.refresh();
     });
@@ -105,11 +142,32 @@ export function InboundNumbersCard({ accounts, numbers }: { accounts: { id: stri
         rowKey={(row) => row.id}
         rowAttributes={() => ({ "data-testid": "number-row" })}
         actions={(row) => (
-          <Button variant="secondary" size="sm" disabled={busy} onClick={() => release(row)}>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={busy}
+            onClick={() => setReleasing(row)}
+            aria-label={`Release ${row.number} (${row.operator ? carrierName(row.operator) : "all carriers"})`}
+          >
             Release
           </Button>
         )}
         empty={<EmptyState title="No inbound numbers" description="Assign one to let an account receive messages." />}
+      />
+      <ConfirmDialog
+        open={releasing !== null}
+        onClose={() => setReleasing(null)}
+        title={
+          releasing
+            ? `Release ${releasing.number} ${releasing.operator ? `on ${carrierName(releasing.operator)}` : "on all carriers"} from ${releasing.accountName}?`
+            : ""
+        }
+        testId="release-number-dialog"
+        description={releasing ? afterRelease(releasing, numbers) : undefined}
+        confirmLabel={busy ? "Releasing…" : "Release number"}
+        onConfirm={() => releasing && release(releasing)}
+        busy={busy}
+        focus="cancel"
       />
     </Card>
   );

@@ -17,7 +17,7 @@ export const metadata: Metadata = { title: "Audit log" };
 function auditColumns(allAccounts: boolean): Column<AuditRow>[] {
   return [
     { key: "time", header: "Time", nowrap: true, cell: (row) => <Time value={row.createdAt.toISOString()} /> },
-    ...(allAccounts ? [{ key: "account", header: "Account", cell: (row: AuditRow) => row.accountName ?? "Platform" }] : []),
+    ...(allAccounts ? [{ key: "account", header: "Account", cell: (row: AuditRow) => row.accountName }] : []),
     { key: "actor", header: "Actor", cell: (row) => row.actor },
     { key: "action", header: "Action", nowrap: true, cell: (row) => <span className="font-mono text-xs">{row.action}</span> },
     { key: "target", header: "Target", cell: (row) => <span className="font-mono text-xs">{row.target}</span> },

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { defineAction, userActor } from "@/lib/dashboard/define-action";
 import { operatorSchema } from "@/lib/carriers/operators";
+import { describeActors } from "@/lib/dashboard/list-audit-events";
 import { MAX_PAUSE_REASON, MIN_PAUSE_REASON, pauseCarrier, resumeCarrier } from "@/lib/carriers/carrier-pauses";
 
 export const pauseCarrierAction = defineAction(
@@ -16,8 +17,10 @@ export const pauseCarrierAction = defineAction(
       .max(MAX_PAUSE_REASON, `must be at most ${MAX_PAUSE_REASON} characters`),
   }),
   async (input, user) => {
-    const { changed } = await pauseCarrier({ operator: input.operator, reason: input.reason, actor: userActor(user) });
-    return { changed };
+    const { pause, changed } = await pauseCarrier({ operator: input.operator, reason: input.reason, actor: userActor(user) });
+    // A carrier paused meanwhile keeps its first pause: say whose, and why, as the audit log names them.
+    const pausedBy = (await describeActors([pause.actor])).get(pause.actor) ?? pause.actor;
+    return { changed, reason: pause.reason, pausedBy };
   },
 );
 

@@ -5,6 +5,7 @@ import { useState, useTransition } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
+import { ClampedText } from "@/components/ui/clamped-text";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -90,14 +91,21 @@ const carrierColumns: Column<CarrierRow>[] = [
   {
     key: "carrier",
     header: "Carrier",
+    // Wide enough on a phone that a reason shown whole reads in words, not a few letters a line.
+    className: "min-w-28",
     cell: (carrier) => (
       <>
         <p className="font-medium text-slate-900">{carrierName(carrier.operator)}</p>
         {carrier.paused && (
-          // Clamped: a reason of up to 500 characters would stretch the row; the whole of it shows on hover.
-          <p className="line-clamp-2 text-xs text-slate-500" title={carrier.paused.reason} data-testid="carrier-pause-reason">
+          // Two lines: a reason of up to 500 characters would stretch the row; a button shows the whole of it.
+          <ClampedText
+            text={carrier.paused.reason}
+            className="text-xs text-slate-500"
+            showLabel="Show the whole reason"
+            testId="carrier-pause-reason"
+          >
             Paused <RelativeTime value={carrier.paused.pausedAt} />: {carrier.paused.reason}
-          </p>
+          </ClampedText>
         )}
       </>
     ),
@@ -243,7 +251,13 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
       const result = await pauseCarrierAction({ operator: carrier.operator, reason: String(form.get("reason") ?? "") });
       if (!errors.accepted(result)) return;
       setPausing(null);
-      notify("success", `${carrierName(carrier.operator)} paused: its messages wait in the queue`);
+      const name = carrierName(carrier.operator);
+      notify(
+        "success",
+        result.data.changed
+          ? `${name} paused: its messages wait in the queue`
+          : `${name} was already paused by ${result.data.pausedBy}: “${result.data.reason}”. That pause stands; your reason was not recorded`,
+      );
       await queryClient.invalidateQueries({ queryKey: ["carriers"] });
     });
   }
@@ -251,7 +265,12 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
   function resume(carrier: CarrierRow) {
     startTransition(async () => {
       const result = await resumeCarrierAction({ operator: carrier.operator });
-      notifyOutcome(notify, result, `${carrierName(carrier.operator)} resumed`);
+      const name = carrierName(carrier.operator);
+      notifyOutcome(
+        notify,
+        result,
+        result.ok && !result.data.changed ? `${name} was not paused (resumed meanwhile): nothing changed` : `${name} resumed`,
+      );
       setResuming(null);
       await queryClient.invalidateQueries({ queryKey: ["carriers"] });
     });

@@ -17,6 +17,8 @@ import { OPT_OUT_IMPORT_CHUNK } from "@/lib/opt-outs/limits";
 import { addOptOutAction, importOptOutsAction, removeOptOutAction } from "./actions";
 
 type ReportRow = { line: number; value: string; outcome: "added" | "already" | "invalid"; note: string };
+/** Where an import ended early, and why: lines from there on were not imported. */
+type ImportStop = { line: number; error: string };
 
 const outcomeTone = { added: "green", already: "gray", invalid: "red" } as const;
 const outcomeLabel = { added: "Added", already: "Already listed", invalid: "Not a number" } as const;
@@ -57,6 +59,7 @@ export function OptOutsView({
   const [number, setNumber] = useState("");
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [report, setReport] = useState<ReportRow[]>([]);
+  const [stopped, setStopped] = useState<ImportStop | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
   function add() {
@@ -81,14 +84,20 @@ export function OptOutsView({
     if (!file) return;
     const candidates = extractCandidates(await file.text(), { csv: true });
     const rowsOut: ReportRow[] = [];
+    let stop: ImportStop | null = null;
     setReport([]);
+    setStopped(null);
     setProgress({ done: 0, total: candidates.length });
     try {
       for (let start = 0; start < candidates.length; start += OPT_OUT_IMPORT_CHUNK) {
         const chunk = candidates.slice(start, start + OPT_OUT_IMPORT_CHUNK);
-        const result = await importOptOutsAction({ numbers: chunk.map((candidate) => candidate.value) });
+        // A chunk that is refused, or never answered, ends the import there: the chunks before it are saved.
+        const result = await importOptOutsAction({ numbers: chunk.map((candidate) => candidate.value) }).catch(() => ({
+          ok: false as const,
+          error: "the request to the server failed",
+        }));
         if (!result.ok) {
-          notify("error", result.error);
+          stop = { line: chunk[0].line, error: result.error };
           break;
         }
         result.data.forEach((row, index) =>
@@ -104,10 +113,15 @@ export function OptOutsView({
     } finally {
       setProgress(null);
       setReport(rowsOut);
+      setStopped(stop);
       if (fileInput.current) fileInput.current.value = "";
       router.refresh();
     }
     const added = rowsOut.filter((row) => row.outcome === "added").length;
+    if (stop) {
+      notify("error", `Import stopped at line ${stop.line}: ${stop.error}. ${added} of ${candidates.length} numbers were added before it`);
+      return;
+    }
     notify("success", `${added} of ${candidates.length} numbers added`);
   }
 
@@ -173,11 +187,21 @@ export function OptOutsView({
               </div>
             </div>
           )}
-          {report.length > 0 && (
+          {(report.length > 0 || stopped) && (
             <div className="rounded-lg border border-slate-200" data-testid="opt-out-import-report">
               <p className="border-b border-slate-100 px-4 py-2 text-xs font-semibold text-slate-700">
                 Import: {counts.added} added, {counts.already} already listed, {counts.invalid} not numbers
               </p>
+              {stopped && (
+                <p
+                  className="border-b border-slate-100 bg-red-50 px-4 py-2 text-xs text-red-700"
+                  role="alert"
+                  data-testid="opt-out-import-stopped"
+                >
+                  Stopped at line {stopped.line}: {stopped.error}. Lines {stopped.line} on were not imported; import the file again to add
+                  them (numbers already listed stay as they are).
+                </p>
+              )}
               <ul className="max-h-64 divide-y divide-slate-100 overflow-y-auto text-sm">
                 {report.map((row) => (
                   <li key={`${row.line}-${row.value}`} className="flex flex-wrap items-center gap-x-3 px-4 py-1.5" data-testid="import-row">

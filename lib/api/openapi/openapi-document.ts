@@ -372,7 +372,7 @@ const optOutOperations: Record<string, Operation> = {
     request: "SimulateInboundRequest",
     success: { status: 202, description: "Queued for the simulator", body: "SimulatedInboundEnvelope" },
     errors: {
-      400: "A field missing or invalid (`to` not one of the account's numbers); `validation_errors` names each",
+      400: "A field missing or invalid (`to` not one of the account's numbers, `message` blank or only spaces); `validation_errors` names each",
       403: "A live key: the sandbox takes test keys only",
       413: "The request body is larger than the endpoint accepts",
     },
