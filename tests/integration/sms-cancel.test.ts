@@ -5,7 +5,7 @@
 // it cancelled. Racing a bulk cancel against a real dispatcher over SMPP, every
 // message ends either cancelled (never submitted) or sent (never refunded), none both, none neither.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db, sql } from "@/lib/db/client";
 import { smsSchema } from "@/lib/messages/serialize-sms";
 import { bulkCancellationSchema } from "@/lib/api/sms/sms-schemas";
 import { claimMessages, releaseLeases, requeueExpiredLeases } from "@/lib/delivery/claim-messages";
@@ -27,6 +27,7 @@ import {
   waitForFinal,
   type TestSimulator,
 } from "../helpers/delivery";
+import { testDatabaseKind } from "../helpers/test-database";
 
 const { api } = useApiServer();
 
@@ -187,6 +188,30 @@ describe("a message a carrier may have", () => {
     expect([await status(expired), await status(inFlight), await status(clean)]).toEqual([409, 409, 200]);
     expect([await releasesOf(expired), await releasesOf(inFlight), await releasesOf(clean)]).toEqual([0, 0, 1]);
   });
+
+  // PostgreSQL only: SQLite's one writer runs the cancel's choice and its update with no write between.
+  it.skipIf(testDatabaseKind() !== "postgres")(
+    "is not cancelled when it came back to the queue unanswered after the cancel chose it",
+    async () => {
+      const id = await sendOne();
+      const { cancel } = await sql().transaction(async (tx) => {
+        // A dispatcher's claim holds the row: the cancel chooses the message (the claim is not yet
+        // committed) and its update waits for the row.
+        await tx.run(`UPDATE "Message" SET "status" = 'processing' WHERE "id" = ?`, [id]);
+        const call = api("POST", `/api/v1/sms/${id}/cancel`, { token: acme.token });
+        const waiting = `SELECT "pid" FROM pg_stat_activity WHERE "datname" = current_database() AND "wait_event_type" = 'Lock' AND "query" LIKE 'UPDATE "Message"%'`;
+        while ((await sql().all(waiting)).length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        // Its submit got no answer: back in the queue, a carrier may have it.
+        await tx.run(`UPDATE "Message" SET "status" = 'enqueued', "mayBeAtCarrier" = TRUE WHERE "id" = ?`, [id]);
+        return { cancel: call };
+      });
+      const call = await cancel;
+      expectLegacyError(call, 409, "ERR_CONFLICT");
+      const message = await db().message.findUniqueOrThrow({ where: { id } });
+      expect([message.status, message.mayBeAtCarrier, await releasesOf(id)]).toEqual(["enqueued", true, 0]);
+      await expectLedgerBalanced(acme.accountId);
+    },
+  );
 
   it("is counted as not cancelled by a bulk cancel, nor offered to the bulk report's cancel, and stays queued", async () => {
     await handOver();
