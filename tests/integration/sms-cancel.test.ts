@@ -360,4 +360,54 @@ describe("cancel against a real dispatcher", () => {
     expect(releases).toHaveLength(cancelled);
     await expectLedgerBalanced(account.accountId);
   });
+
+  /** Makes the database refuse the carrier's acceptance of the account's messages, as a lost connection would. */
+  async function refuseAcceptances(accountId: string): Promise<() => Promise<void>> {
+    if (testDatabaseKind() === "sqlite") {
+      await sql().exec(
+        `CREATE TRIGGER "refuse_acceptances" BEFORE UPDATE ON "Message" WHEN NEW."accountId" = '${accountId}' AND NEW."status" = 'success'
+         BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+      );
+      return () => sql().exec(`DROP TRIGGER "refuse_acceptances"`);
+    }
+    await sql().exec(
+      `CREATE FUNCTION "refuse_acceptances"() RETURNS trigger AS $$ BEGIN
+         IF NEW."accountId" = '${accountId}' AND NEW."status" = 'success' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql;
+       CREATE TRIGGER "refuse_acceptances" BEFORE UPDATE ON "Message" FOR EACH ROW EXECUTE FUNCTION "refuse_acceptances"()`,
+    );
+    return () => sql().exec(`DROP TRIGGER "refuse_acceptances" ON "Message"; DROP FUNCTION "refuse_acceptances"()`);
+  }
+
+  it("keeps a message whose accepted submit could not be recorded out of a cancel after the dispatcher stops", async () => {
+    // This test's dispatcher alone, so the stop below is the one holding the claim.
+    await stopBackgroundServices(services);
+    services = [];
+    await handOver();
+    const account = await seedAccount({ name: "Unrecorded", balance: 100_000_000n, senders: ["ACME"] });
+    const sent = await api("POST", "/api/v1/sms", {
+      token: account.token,
+      body: { to: "+263771239879", from: "ACME", message: "Accepted, never recorded" },
+    });
+    expect(sent.status).toBe(202);
+    const allowAcceptances = await refuseAcceptances(account.accountId);
+    try {
+      const dispatcher = await startDeliveryServices(
+        { dispatcher: true, simulator: false },
+        { dispatcher: { pollMs: 20 }, connections: { reconnectMinMs: 50, reconnectMaxMs: 200, bindWaitMs: 200 } },
+      );
+      await waitFor(
+        async () => simulator.submits.some((submit) => submit.destination === "263771239879" && submit.messageId),
+        "the carrier's acceptance",
+      );
+      // The stop waits for the dispatch, which gives up writing the answer, then releases its claim.
+      await stopBackgroundServices(dispatcher);
+    } finally {
+      await allowAcceptances();
+    }
+    const queued = await db().message.findUniqueOrThrow({ where: { id: sent.body.id } });
+    expect([queued.status, queued.mayBeAtCarrier]).toEqual(["enqueued", true]);
+    expectLegacyError(await api("POST", `/api/v1/sms/${queued.id}/cancel`, { token: account.token }), 409, "ERR_CONFLICT");
+    expect(await releasesOf(queued.id)).toBe(0);
+    await expectLedgerBalanced(account.accountId);
+  });
 });
