@@ -52,7 +52,8 @@ export async function requeueExpiredLeases(now = new Date()): Promise<number> {
 
 /**
  * At a graceful stop: this owner's claims that got no answer go back to the queue, due now. With
- * `submitsInFlight` (the stop's grace ended before every answer came), a carrier may have them.
+ * `submitsInFlight` (the stop's grace ended before every answer came, or answers could not be
+ * written), a carrier may have them.
  */
 export async function releaseLeases(owner: string, { submitsInFlight = false } = {}, now = new Date()): Promise<number> {
   const text = `UPDATE "Message" SET "status" = ${SQL_STATUS.enqueued}, "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ?, "updatedAt" = ?${submitsInFlight ? `, "mayBeAtCarrier" = TRUE` : ""}

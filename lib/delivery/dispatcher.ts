@@ -86,6 +86,8 @@ export class Dispatcher {
   /** Claims of each connection not yet answered by the carrier. */
   private readonly submittingBy = new Map<CarrierConnection, number>();
   private unrecorded = 0;
+  /** Answers this dispatcher could not write: their claims are still held, and a carrier may have those messages. */
+  private answersLost = false;
   private readonly sleepers = new Set<AbortController>();
   /** Routes idle after an empty claim. */
   private readonly idleSleepers = new Set<AbortController>();
@@ -138,7 +140,7 @@ export class Dispatcher {
     await Promise.all(this.loops);
     const graceOver = sleep(this.settings.stopGraceMs, "timeout" as const);
     const finished = await Promise.race([Promise.allSettled([...this.inFlight]).then(() => "done" as const), graceOver]);
-    const released = await releaseLeases(this.owner, { submitsInFlight: finished === "timeout" });
+    const released = await releaseLeases(this.owner, { submitsInFlight: finished === "timeout" || this.answersLost });
     await removeLinkReports(this.owner).catch((error) => this.log.warn({ err: error }, "could not remove the link reports"));
     if (finished === "timeout")
       this.log.warn({ stillInFlight: this.inFlight.size }, "stop grace over with submits in flight; they may be sent again");
@@ -270,6 +272,7 @@ export class Dispatcher {
         break;
       } catch (error) {
         if (attempt >= WRITE_RETRIES) {
+          this.answersLost = true;
           this.log.error({ err: error, messages: outcomes.length }, "could not record carrier answers");
           break;
         }

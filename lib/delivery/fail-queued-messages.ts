@@ -52,12 +52,13 @@ async function failChunk(
   const chosen = await tx.all(`SELECT "id" FROM "Message" WHERE "status" IN ${queued} AND (${where.text}) LIMIT ${CHUNK}`, where.params);
   if (chosen.length === 0) return { chosen: 0, ids: [] };
   const ids = inList(chosen.map(parseId));
-  // The status again: a claim may have taken the message since the SELECT (PostgreSQL waits for its row lock).
+  // The status and `where` again: since the SELECT, a claim may have taken the message, or a submit
+  // that got no answer put it back as one a carrier may have (PostgreSQL waits for the row lock).
   const rows = await tx.all(
     `UPDATE "Message" SET "status" = ${SQL_STATUS.failed}, "operatorResponse" = ?, "lastError" = ?, "finishedAt" = ?, "updatedAt" = ?
-     WHERE "id" IN ${ids.text} AND "status" IN ${queued}
+     WHERE "id" IN ${ids.text} AND "status" IN ${queued} AND (${where.text})
      RETURNING *`,
-    [ending.response, ending.reason, at, at, ...ids.params],
+    [ending.response, ending.reason, at, at, ...ids.params, ...where.params],
   );
   const messages = rows.map(parseMessageRow);
   // Set-wise: a bulk send's cancel or expiry is hundreds of messages per chunk.

@@ -49,6 +49,13 @@ function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
+/** Date.UTC, but for every year: Date.UTC reads years 0 to 99 as 1900 to 1999. */
+function utc(year: number, monthIndex: number, day: number, hour: number, minute: number, second: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  return date.setUTCHours(hour, minute, second, 0);
+}
+
 /** The zone's wall clock at an instant, as if that clock read UTC (epoch milliseconds, whole seconds). */
 function wallClockAt(instant: number, timeZone: string): number {
   const parts = Object.fromEntries(
@@ -56,7 +63,7 @@ function wallClockAt(instant: number, timeZone: string): number {
       .formatToParts(new Date(instant))
       .map((part) => [part.type, part.value]),
   );
-  return Date.UTC(
+  return utc(
     Number(parts.year),
     Number(parts.month) - 1,
     Number(parts.day),
@@ -81,7 +88,7 @@ export function readLocalTime(local: string, timeZone: string): { instant: Date;
   const match = LOCAL_TIME.exec(local);
   if (!match) return null;
   const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0));
-  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  const wall = utc(year, month - 1, day, hour, minute, second);
   const read = new Date(wall);
   if (Number.isNaN(wall) || read.getUTCMonth() !== month - 1 || read.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59)
     return null;

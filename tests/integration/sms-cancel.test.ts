@@ -5,7 +5,7 @@
 // it cancelled. Racing a bulk cancel against a real dispatcher over SMPP, every
 // message ends either cancelled (never submitted) or sent (never refunded), none both, none neither.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db, sql } from "@/lib/db/client";
 import { smsSchema } from "@/lib/messages/serialize-sms";
 import { bulkCancellationSchema } from "@/lib/api/sms/sms-schemas";
 import { claimMessages, releaseLeases, requeueExpiredLeases } from "@/lib/delivery/claim-messages";
@@ -27,6 +27,7 @@ import {
   waitForFinal,
   type TestSimulator,
 } from "../helpers/delivery";
+import { testDatabaseKind } from "../helpers/test-database";
 
 const { api } = useApiServer();
 
@@ -188,6 +189,30 @@ describe("a message a carrier may have", () => {
     expect([await releasesOf(expired), await releasesOf(inFlight), await releasesOf(clean)]).toEqual([0, 0, 1]);
   });
 
+  // PostgreSQL only: SQLite's one writer runs the cancel's choice and its update with no write between.
+  it.skipIf(testDatabaseKind() !== "postgres")(
+    "is not cancelled when it came back to the queue unanswered after the cancel chose it",
+    async () => {
+      const id = await sendOne();
+      const { cancel } = await sql().transaction(async (tx) => {
+        // A dispatcher's claim holds the row: the cancel chooses the message (the claim is not yet
+        // committed) and its update waits for the row.
+        await tx.run(`UPDATE "Message" SET "status" = 'processing' WHERE "id" = ?`, [id]);
+        const call = api("POST", `/api/v1/sms/${id}/cancel`, { token: acme.token });
+        const waiting = `SELECT "pid" FROM pg_stat_activity WHERE "datname" = current_database() AND "wait_event_type" = 'Lock' AND "query" LIKE 'UPDATE "Message"%'`;
+        while ((await sql().all(waiting)).length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        // Its submit got no answer: back in the queue, a carrier may have it.
+        await tx.run(`UPDATE "Message" SET "status" = 'enqueued', "mayBeAtCarrier" = TRUE WHERE "id" = ?`, [id]);
+        return { cancel: call };
+      });
+      const call = await cancel;
+      expectLegacyError(call, 409, "ERR_CONFLICT");
+      const message = await db().message.findUniqueOrThrow({ where: { id } });
+      expect([message.status, message.mayBeAtCarrier, await releasesOf(id)]).toEqual(["enqueued", true, 0]);
+      await expectLedgerBalanced(acme.accountId);
+    },
+  );
+
   it("is counted as not cancelled by a bulk cancel, nor offered to the bulk report's cancel, and stays queued", async () => {
     await handOver();
     const bulk = await api("POST", "/api/v1/sms/bulk", {
@@ -333,6 +358,56 @@ describe("cancel against a real dispatcher", () => {
     expect(cancelled).toBeGreaterThan(0);
     expect(cancelled).toBeLessThan(recipients.length);
     expect(releases).toHaveLength(cancelled);
+    await expectLedgerBalanced(account.accountId);
+  });
+
+  /** Makes the database refuse the carrier's acceptance of the account's messages, as a lost connection would. */
+  async function refuseAcceptances(accountId: string): Promise<() => Promise<void>> {
+    if (testDatabaseKind() === "sqlite") {
+      await sql().exec(
+        `CREATE TRIGGER "refuse_acceptances" BEFORE UPDATE ON "Message" WHEN NEW."accountId" = '${accountId}' AND NEW."status" = 'success'
+         BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+      );
+      return () => sql().exec(`DROP TRIGGER "refuse_acceptances"`);
+    }
+    await sql().exec(
+      `CREATE FUNCTION "refuse_acceptances"() RETURNS trigger AS $$ BEGIN
+         IF NEW."accountId" = '${accountId}' AND NEW."status" = 'success' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql;
+       CREATE TRIGGER "refuse_acceptances" BEFORE UPDATE ON "Message" FOR EACH ROW EXECUTE FUNCTION "refuse_acceptances"()`,
+    );
+    return () => sql().exec(`DROP TRIGGER "refuse_acceptances" ON "Message"; DROP FUNCTION "refuse_acceptances"()`);
+  }
+
+  it("keeps a message whose accepted submit could not be recorded out of a cancel after the dispatcher stops", async () => {
+    // This test's dispatcher alone, so the stop below is the one holding the claim.
+    await stopBackgroundServices(services);
+    services = [];
+    await handOver();
+    const account = await seedAccount({ name: "Unrecorded", balance: 100_000_000n, senders: ["ACME"] });
+    const sent = await api("POST", "/api/v1/sms", {
+      token: account.token,
+      body: { to: "+263771239879", from: "ACME", message: "Accepted, never recorded" },
+    });
+    expect(sent.status).toBe(202);
+    const allowAcceptances = await refuseAcceptances(account.accountId);
+    try {
+      const dispatcher = await startDeliveryServices(
+        { dispatcher: true, simulator: false },
+        { dispatcher: { pollMs: 20 }, connections: { reconnectMinMs: 50, reconnectMaxMs: 200, bindWaitMs: 200 } },
+      );
+      await waitFor(
+        async () => simulator.submits.some((submit) => submit.destination === "263771239879" && submit.messageId),
+        "the carrier's acceptance",
+      );
+      // The stop waits for the dispatch, which gives up writing the answer, then releases its claim.
+      await stopBackgroundServices(dispatcher);
+    } finally {
+      await allowAcceptances();
+    }
+    const queued = await db().message.findUniqueOrThrow({ where: { id: sent.body.id } });
+    expect([queued.status, queued.mayBeAtCarrier]).toEqual(["enqueued", true]);
+    expectLegacyError(await api("POST", `/api/v1/sms/${queued.id}/cancel`, { token: account.token }), 409, "ERR_CONFLICT");
+    expect(await releasesOf(queued.id)).toBe(0);
     await expectLedgerBalanced(account.accountId);
   });
 });

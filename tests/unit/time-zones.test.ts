@@ -38,6 +38,28 @@ describe("localTimeToInstant", () => {
     expect(readLocalTime("2026-10-25T01:30", "Africa/Harare")?.reading).toBe("once");
   });
 
+  it("reads zones with half-hour and quarter-hour offsets and changes", () => {
+    // Lord Howe moves its clocks by half an hour: 02:00 to 02:30 on 2026-10-04, 02:00 back to 01:30 on 2026-04-05.
+    expect(readLocalTime("2026-10-04T02:15", "Australia/Lord_Howe")).toEqual({
+      instant: new Date("2026-10-03T15:45:00Z"),
+      reading: "skipped",
+    });
+    expect(readLocalTime("2026-04-05T01:45", "Australia/Lord_Howe")).toEqual({
+      instant: new Date("2026-04-04T14:45:00Z"),
+      reading: "repeated",
+    });
+    // Chatham, UTC+12:45 in winter and +13:45 in summer (02:45 to 03:45 on 2026-09-27).
+    expect(readLocalTime("2026-09-27T03:00", "Pacific/Chatham")).toEqual({ instant: new Date("2026-09-26T14:15:00Z"), reading: "skipped" });
+    expect(instant("2026-12-01T09:00", "Pacific/Chatham")).toBe("2026-11-30T19:15:00.000Z");
+    expect(instant("2026-03-08T02:30", "America/St_Johns")).toBe("2026-03-08T06:00:00.000Z");
+  });
+
+  it("reads a year below 100 as that year", () => {
+    expect(instant("0050-06-01T08:00", "UTC")).toBe("0050-06-01T08:00:00.000Z");
+    expect(readLocalTime("0099-06-01T08:00", "UTC")?.reading).toBe("once");
+    expect(instant("9999-12-31T23:59", "Pacific/Kiritimati")).toBe("9999-12-31T09:59:00.000Z");
+  });
+
   it("refuses what is not a wall-clock time", () => {
     for (const text of ["", "2026-12-01", "2026-12-01T08:00Z", "2026-02-30T08:00", "2026-12-01T24:00", "2026-12-01T08:60", "tomorrow"])
       expect(localTimeToInstant(text, "Africa/Harare"), text).toBeNull();
