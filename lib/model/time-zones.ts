@@ -10,19 +10,29 @@ export function listTimeZones(): string[] {
   return zones.includes("UTC") ? zones : ["UTC", ...zones];
 }
 
-/** An Area/Location name as the IANA database writes it ("Asia/Kolkata", "Etc/GMT+2"): legacy names and other cases are not. */
+/**
+ * An Area/Location name as the IANA database writes it ("Asia/Kolkata", "Etc/GMT+2"): each place
+ * name capitalised, so legacy names ("US/Eastern") and shouted ones ("Asia/KOLKATA") are not.
+ */
 const AREA_LOCATION =
-  /^(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)(\/[A-Z0-9][A-Za-z0-9_+-]*){1,2}$/;
+  /^((Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific)(\/[A-Z][a-z][A-Za-z_-]*){1,2}|Etc\/GMT[+-]\d{1,2})$/;
 
 /**
  * Whether the zone is one Intl lists, or a current Area/Location name Intl knows under an older one
- * (Asia/Kolkata for Asia/Calcutta). Names are stored as written, so case matters.
+ * (Asia/Kolkata for Asia/Calcutta). Names are stored as written: another spelling of a listed
+ * zone ("Europe/LONDON", "africa/harare") is not taken.
  */
 export function isTimeZone(name: string): boolean {
-  if (name === "UTC" || listTimeZones().includes(name)) return true;
-  if (!AREA_LOCATION.test(name)) return false;
+  const zones = listTimeZones();
+  if (zones.includes(name)) return true;
+  if (!AREA_LOCATION.test(name) || zones.some((zone) => zone.toLowerCase() === name.toLowerCase())) return false;
+  return knowsTimeZone(name);
+}
+
+/** Whether this runtime's Intl can read clocks in the zone (a browser's may know fewer zones than the server's). */
+export function knowsTimeZone(timeZone: string): boolean {
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    wallClockFormat(timeZone);
     return true;
   } catch {
     return false;
@@ -82,11 +92,11 @@ export type WallClockReading = "once" | "skipped" | "repeated";
  * The instant a wall-clock time ("2026-12-01T08:00", as a datetime-local field gives it) names in
  * the zone, and how the zone's clocks read it; null when the text is no such time. A time the clocks
  * skip (spring forward) reads as the same distance past the change, and a time they repeat (fall
- * back) as its first occurrence, as most calendars do.
+ * back) as its first occurrence, as most calendars do. Null too when this runtime does not know the zone.
  */
 export function readLocalTime(local: string, timeZone: string): { instant: Date; reading: WallClockReading } | null {
   const match = LOCAL_TIME.exec(local);
-  if (!match) return null;
+  if (!match || !knowsTimeZone(timeZone)) return null;
   const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0));
   const wall = utc(year, month - 1, day, hour, minute, second);
   const read = new Date(wall);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TIME_ZONE, isTimeZone, listTimeZones, localTimeToInstant, readLocalTime } from "@/lib/model/time-zones";
+import { DEFAULT_TIME_ZONE, isTimeZone, knowsTimeZone, listTimeZones, localTimeToInstant, readLocalTime } from "@/lib/model/time-zones";
 
 const instant = (local: string, zone: string) => localTimeToInstant(local, zone)?.toISOString() ?? null;
 
@@ -60,6 +60,12 @@ describe("localTimeToInstant", () => {
     expect(instant("9999-12-31T23:59", "Pacific/Kiritimati")).toBe("9999-12-31T09:59:00.000Z");
   });
 
+  it("reads nothing in a zone this runtime does not know", () => {
+    expect(knowsTimeZone("Africa/Harare")).toBe(true);
+    expect(knowsTimeZone("Mars/Olympus_Mons")).toBe(false);
+    expect(localTimeToInstant("2026-12-01T08:00", "Mars/Olympus_Mons")).toBeNull();
+  });
+
   it("refuses what is not a wall-clock time", () => {
     for (const text of ["", "2026-12-01", "2026-12-01T08:00Z", "2026-02-30T08:00", "2026-12-01T24:00", "2026-12-01T08:60", "tomorrow"])
       expect(localTimeToInstant(text, "Africa/Harare"), text).toBeNull();
@@ -67,7 +73,7 @@ describe("localTimeToInstant", () => {
 });
 
 describe("time zone names", () => {
-  it("knows the default, UTC and the zones Intl lists, by exact name only", () => {
+  it("knows the default, UTC, the zones Intl lists and current names Intl knows, each spelt as IANA spells it", () => {
     expect(isTimeZone(DEFAULT_TIME_ZONE)).toBe(true);
     expect(isTimeZone("UTC")).toBe(true);
     expect(isTimeZone("Europe/London")).toBe(true);
@@ -76,6 +82,9 @@ describe("time zone names", () => {
     expect(isTimeZone("Etc/GMT+2")).toBe(true);
     expect(isTimeZone("africa/harare")).toBe(false);
     expect(isTimeZone("asia/kolkata")).toBe(false);
+    expect(isTimeZone("Asia/KOLKATA")).toBe(false);
+    expect(isTimeZone("Europe/LONDON")).toBe(false);
+    expect(isTimeZone("Etc/Gmt+2")).toBe(false);
     expect(isTimeZone("US/Eastern")).toBe(false);
     expect(isTimeZone("Europe/Atlantis")).toBe(false);
     expect(isTimeZone("Mars/Olympus_Mons")).toBe(false);

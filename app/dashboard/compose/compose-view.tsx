@@ -16,7 +16,7 @@ import { carrierName, durationWords } from "@/lib/messages/vocabulary";
 import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
 import type { RateTable } from "@/lib/dashboard/price-send";
 import type { FieldError } from "@/lib/errors";
-import { readLocalTime } from "@/lib/model/time-zones";
+import { knowsTimeZone, readLocalTime } from "@/lib/model/time-zones";
 import { sendSmsAction } from "./actions";
 import { BulkRecipients, findOptedOut } from "./bulk-recipients";
 import { deliveryFields, NO_DELIVERY_CHOICE, sendErrorText, type DeliveryChoice, type RecipientsProps } from "./compose-shared";
@@ -190,12 +190,19 @@ function ScheduleHint({
   timeZone: string;
   browserTimeZone: string | null;
 }) {
-  const inBrowserZone = sendAt && browserTimeZone && browserTimeZone !== timeZone && !Number.isNaN(Date.parse(sendAt));
+  // Known on the server; a browser (read once hydrated) may not know a zone the server does.
+  const zoneUnknown = browserTimeZone !== null && !knowsTimeZone(timeZone);
   const read = typed ? readLocalTime(typed, timeZone) : null;
+  const inBrowserZone = read && sendAt && browserTimeZone && browserTimeZone !== timeZone;
   const typedClock = typed.slice(11, 16);
   return (
     <>
       Empty: now. Times in <span data-testid="compose-time-zone">{timeZone}</span>, the account&apos;s time zone (Settings).
+      {zoneUnknown && (
+        <span className="block text-amber-700" data-testid="compose-zone-unknown">
+          This browser does not know {timeZone}, so it cannot read a time in it: schedule from an up-to-date browser or over the API.
+        </span>
+      )}
       {read?.reading === "skipped" && (
         <span className="block" data-testid="compose-send-at-clock-change">
           {typedClock} does not exist in {timeZone} that day (the clocks go forward): it is read as {wallClock(read.instant, timeZone)}.
