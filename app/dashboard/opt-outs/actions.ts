@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { accountIdOf, defineAction, userActor } from "@/lib/dashboard/define-action";
 import { addOptOut, findOptedOut, importOptOuts, removeOptOut } from "@/lib/opt-outs/opt-outs";
-import { OPT_OUT_IMPORT_CHUNK } from "@/lib/opt-outs/limits";
+import { OPT_OUT_IMPORT_CHUNK, OPT_OUT_IMPORT_VALUE_MAX } from "@/lib/opt-outs/limits";
 import { saveOptOutSettings } from "@/lib/opt-outs/opt-out-settings";
 import { parseMsisdn } from "@/lib/messages/msisdn";
 
@@ -21,7 +21,7 @@ export const removeOptOutAction = defineAction("optouts.manage", z.object({ numb
 
 export const importOptOutsAction = defineAction(
   "optouts.manage",
-  z.object({ numbers: z.array(z.string().max(64)).min(1).max(OPT_OUT_IMPORT_CHUNK) }),
+  z.object({ numbers: z.array(z.string().max(OPT_OUT_IMPORT_VALUE_MAX)).min(1).max(OPT_OUT_IMPORT_CHUNK) }),
   async (input, user) => importOptOuts({ accountId: accountIdOf(user), numbers: input.numbers, actor: userActor(user) }),
 );
 

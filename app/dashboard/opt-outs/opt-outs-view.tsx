@@ -13,7 +13,7 @@ import { Time } from "@/components/time";
 import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { extractCandidates } from "@/lib/dashboard/check-recipient-list";
 import type { OptOutChangeRow, OptOutRow } from "@/lib/dashboard/list-opt-outs";
-import { OPT_OUT_IMPORT_CHUNK } from "@/lib/opt-outs/limits";
+import { OPT_OUT_IMPORT_CHUNK, OPT_OUT_IMPORT_VALUE_MAX } from "@/lib/opt-outs/limits";
 import { addOptOutAction, importOptOutsAction, removeOptOutAction } from "./actions";
 
 type ReportRow = { line: number; value: string; outcome: "added" | "already" | "invalid"; note: string };
@@ -82,8 +82,17 @@ export function OptOutsView({
 
   async function importFile(file: File | undefined) {
     if (!file) return;
-    const candidates = extractCandidates(await file.text(), { csv: true });
-    const rowsOut: ReportRow[] = [];
+    const all = extractCandidates(await file.text(), { csv: true });
+    // A value longer than the server reads is no phone number: reported here, not sent.
+    const candidates = all.filter((candidate) => candidate.value.length <= OPT_OUT_IMPORT_VALUE_MAX);
+    const rowsOut: ReportRow[] = all
+      .filter((candidate) => candidate.value.length > OPT_OUT_IMPORT_VALUE_MAX)
+      .map((candidate) => ({
+        line: candidate.line,
+        value: candidate.value,
+        outcome: "invalid" as const,
+        note: `is not a phone number: longer than ${OPT_OUT_IMPORT_VALUE_MAX} characters`,
+      }));
     let stop: ImportStop | null = null;
     setReport([]);
     setStopped(null);
@@ -112,17 +121,17 @@ export function OptOutsView({
       }
     } finally {
       setProgress(null);
-      setReport(rowsOut);
+      setReport(rowsOut.sort((first, second) => first.line - second.line));
       setStopped(stop);
       if (fileInput.current) fileInput.current.value = "";
       router.refresh();
     }
     const added = rowsOut.filter((row) => row.outcome === "added").length;
     if (stop) {
-      notify("error", `Import stopped at line ${stop.line}: ${stop.error}. ${added} of ${candidates.length} numbers were added before it`);
+      notify("error", `Import stopped at line ${stop.line}: ${stop.error}. ${added} of ${all.length} numbers were added before it`);
       return;
     }
-    notify("success", `${added} of ${candidates.length} numbers added`);
+    notify("success", `${added} of ${all.length} numbers added`);
   }
 
   const percent = progress ? (progress.total === 0 ? 100 : Math.round((progress.done / progress.total) * 100)) : 0;
