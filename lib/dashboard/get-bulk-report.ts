@@ -3,6 +3,7 @@
 // CSV. Counts are aggregated in the database; only the timeline reads each message's times, a chunk
 // at a time. Account users see their own account's bulk sends (another's reads as not found);
 // support and admins see any, without the body.
+import { CANCELLABLE_MESSAGES } from "@/lib/messages/cancel-messages";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { csvLine, csvNumber } from "@/lib/csv";
@@ -138,8 +139,7 @@ export async function getBulkReport(id: string, scope: MessageScope): Promise<Bu
     timelineOf(id),
     // A bulk send's messages share their send_at.
     db().message.findFirst({ where: { bulkSendId: id }, select: { sendAt: true } }),
-    // Queued again after a submit got no clear answer, a message may be with a carrier: the cancel leaves it.
-    db().message.count({ where: { bulkSendId: id, status: { in: ["created", "enqueued"] }, mayBeAtCarrier: false } }),
+    db().message.count({ where: { bulkSendId: id, ...CANCELLABLE_MESSAGES } }),
   ]);
   const counts = emptyCounts();
   const perCarrier = new Map<string, StateCounts>();

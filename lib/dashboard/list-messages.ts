@@ -7,6 +7,7 @@ import { operatorSchema } from "@/lib/carriers/operators";
 import { messageStatusSchema } from "@/lib/messages/serialize-sms";
 import { recipientQuerySchema } from "@/lib/messages/msisdn";
 import { searchMessages, type MessageSearch } from "@/lib/messages/search-messages";
+import { isCancellable } from "@/lib/messages/cancel-messages";
 import { FAILURE_REASON_FILTERS } from "@/lib/messages/vocabulary";
 import type { Role } from "@/lib/users/roles";
 import type { FieldError } from "@/lib/errors";
@@ -139,7 +140,7 @@ export async function listMessages(accountId: string, filters: MessageFilters, m
       createdAt: row.createdAt.toISOString(),
       deliveredAt: row.deliveredAt?.toISOString() ?? null,
       sendAt: row.sendAt?.toISOString() ?? null,
-      cancellable: (row.status === "created" || row.status === "enqueued") && !row.mayBeAtCarrier,
+      cancellable: isCancellable(row),
     })),
     nextCursor: page.next ? encodeCursor(page.next.createdAt, page.next.id) : null,
   });

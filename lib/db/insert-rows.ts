@@ -65,7 +65,7 @@ function insertStatement(
 /**
  * Inserts rows (each an array of values in `columns` order), plus the `shared` columns with one value
  * for every row, with as few statements as the limits allow. With `ignoreConflicts`, a row that
- * would break a unique index is left out instead of failing the statement.
+ * would break a unique index is left out instead of failing the statement. Returns the rows inserted.
  */
 export async function insertRows(
   tx: SqlExecutor,
@@ -74,15 +74,19 @@ export async function insertRows(
   rows: readonly (readonly unknown[])[],
   shared: SharedValues = NOTHING_SHARED,
   { ignoreConflicts = false } = {},
-): Promise<void> {
+): Promise<number> {
   const rowLimit = Math.floor((MAX_PARAMETERS - shared.values.length) / columns.length);
   const maxRows = Math.min(MAX_ROWS, largestPowerOfTwoAtMost(rowLimit));
   let offset = 0;
+  let inserted = 0;
   while (offset < rows.length) {
     const size = Math.min(maxRows, largestPowerOfTwoAtMost(rows.length - offset));
     const params: unknown[] = [...shared.values];
     for (let i = offset; i < offset + size; i++) for (const value of rows[i]) params.push(value);
-    await tx.run(insertStatement(tx.dialect, table, columns, shared.columns, size, ignoreConflicts), params, { prepared: true });
+    inserted += await tx.run(insertStatement(tx.dialect, table, columns, shared.columns, size, ignoreConflicts), params, {
+      prepared: true,
+    });
     offset += size;
   }
+  return inserted;
 }

@@ -4,7 +4,7 @@
 // cancelled. Scoped like the API's reads: the key's account and mode.
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { CANCELLED_REASON, CANCELLED_RESPONSE, failQueuedMessages } from "@/lib/delivery/fail-queued-messages";
+import { CANCELLED_REASON, CANCELLED_RESPONSE, failQueuedMessages, QUEUED_STATUSES } from "@/lib/delivery/fail-queued-messages";
 import type { Message } from "@/lib/db/stores/shared/rows";
 
 /** Whose messages: an account's live or test traffic. */
@@ -15,6 +15,14 @@ export type BulkCancellation = { bulkSendId: string; total: number; cancelled: n
 const CANCELLED = { response: CANCELLED_RESPONSE, reason: CANCELLED_REASON };
 /** Queued again after a submit got no clear answer: a carrier may deliver it, so it stays. */
 const NOT_AT_CARRIER = `"mayBeAtCarrier" = ?`;
+
+/** Whether a cancel would stop the message: scheduled or queued, and no carrier has it nor may have it. */
+export function isCancellable(message: { status: string; mayBeAtCarrier: boolean }): boolean {
+  return (QUEUED_STATUSES as readonly string[]).includes(message.status) && !message.mayBeAtCarrier;
+}
+
+/** The messages isCancellable holds for, as a filter over Message. */
+export const CANCELLABLE_MESSAGES = { status: { in: [...QUEUED_STATUSES] }, mayBeAtCarrier: false };
 
 /**
  * The message as it is after the cancel, and whether this call cancelled it (false: it was cancelled

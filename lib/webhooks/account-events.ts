@@ -11,6 +11,7 @@ import { timeOrderedUuid } from "@/lib/model/ids";
 import { parseId, parseRows } from "@/lib/db/stores/shared/rows";
 import { sql } from "@/lib/db/client";
 import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import { insertRows, type SharedValues } from "@/lib/db/insert-rows";
 import type { Sms } from "@/lib/messages/serialize-sms";
 
 export const ACCOUNT_EVENT_TYPES = ["message.status", "message.received", "opt_out.changed", "balance.low"] as const;
@@ -117,8 +118,41 @@ export function eventPayload(type: DeliveredEventType, data: unknown, at: Date):
   return JSON.stringify({ type, timestamp: at.toISOString(), data });
 }
 
-/** Queues one delivery to each endpoint in `endpoints`; `eventKey` makes a repeat of the same event a no-op. */
-export async function queueEndpointDeliveries(
+/** One event for one endpoint; `eventKey` is the event's identity, so a repeat of it to the endpoint is a no-op. */
+export type EndpointDelivery = { endpoint: Pick<CachedEndpoint, "id" | "accountId" | "url">; eventKey: string; payload: string };
+
+const DELIVERY_COLUMNS = ["id", "accountId", "endpointId", "eventKey", "url", "payload"] as const;
+
+/** The columns every new WebhookDelivery row of an event type shares: pending, due now. */
+export function pendingDeliveryValues(type: string, at: Date): SharedValues {
+  const now = toDbTime(at);
+  return {
+    columns: ["eventType", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt"],
+    values: [type, "pending", 0, now, now, now],
+  };
+}
+
+/** Queues deliveries of one event type in multi-row inserts, leaving repeats out; returns how many were queued. */
+export async function insertEndpointDeliveries(
+  executor: SqlExecutor,
+  type: DeliveredEventType,
+  deliveries: readonly EndpointDelivery[],
+  at: Date,
+): Promise<number> {
+  if (deliveries.length === 0) return 0;
+  const rows = deliveries.map(({ endpoint, eventKey, payload }) => [
+    timeOrderedUuid(),
+    endpoint.accountId,
+    endpoint.id,
+    eventKey,
+    endpoint.url,
+    payload,
+  ]);
+  return insertRows(executor, "WebhookDelivery", DELIVERY_COLUMNS, rows, pendingDeliveryValues(type, at), { ignoreConflicts: true });
+}
+
+/** Queues one delivery of the same event to each endpoint in `endpoints`. */
+export function queueEndpointDeliveries(
   executor: SqlExecutor,
   endpoints: Pick<CachedEndpoint, "id" | "accountId" | "url">[],
   type: DeliveredEventType,
@@ -126,16 +160,12 @@ export async function queueEndpointDeliveries(
   eventKey: string,
   at: Date,
 ): Promise<number> {
-  const now = toDbTime(at);
-  let queued = 0;
-  for (const endpoint of endpoints) {
-    queued += await executor.run(
-      `INSERT INTO "WebhookDelivery" ("id", "accountId", "endpointId", "eventKey", "url", "eventType", "payload", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT ("endpointId", "eventKey") DO NOTHING`,
-      [timeOrderedUuid(), endpoint.accountId, endpoint.id, eventKey, endpoint.url, type, payload, now, now, now],
-    );
-  }
-  return queued;
+  return insertEndpointDeliveries(
+    executor,
+    type,
+    endpoints.map((endpoint) => ({ endpoint, eventKey, payload })),
+    at,
+  );
 }
 
 /**

@@ -4,12 +4,19 @@
 // The same change is a message.status event for each of the account's endpoints that subscribe to
 // it (unique endpointId + eventKey), whether or not the send named a webhook_url.
 import { timeOrderedUuid } from "@/lib/model/ids";
-import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import type { SqlExecutor } from "@/lib/db/sql";
 import { inList } from "@/lib/db/batch-lists";
 import { serializeSms } from "@/lib/messages/serialize-sms";
 import { parseMessageRow, type Message } from "@/lib/db/stores/shared/rows";
 import { insertRows } from "@/lib/db/insert-rows";
-import { cachedEndpoints, eventPayload, refreshEndpointCache } from "./account-events";
+import {
+  cachedEndpoints,
+  eventPayload,
+  insertEndpointDeliveries,
+  pendingDeliveryValues,
+  refreshEndpointCache,
+  type EndpointDelivery,
+} from "./account-events";
 
 export type WebhookEventType = "message.success" | "message.failed" | "message.delivered";
 
@@ -18,8 +25,6 @@ function webhookPayload(message: Message, type: WebhookEventType, at: Date): str
 }
 
 const URL_COLUMNS = ["id", "accountId", "messageId", "url", "payload"] as const;
-const ENDPOINT_COLUMNS = ["id", "accountId", "endpointId", "eventKey", "url", "payload"] as const;
-const SHARED_COLUMNS = ["eventType", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt"] as const;
 
 export function enqueueWebhook(tx: SqlExecutor, message: Message, type: WebhookEventType, at: Date): Promise<void> {
   return enqueueWebhooksFor(tx, [message], type, at);
@@ -33,23 +38,20 @@ export function enqueueWebhook(tx: SqlExecutor, message: Message, type: WebhookE
 export async function enqueueWebhooksFor(tx: SqlExecutor, messages: readonly Message[], type: WebhookEventType, at: Date): Promise<void> {
   await refreshEndpointCache();
   const urlRows: unknown[][] = [];
-  const endpointRows: unknown[][] = [];
+  const deliveries: EndpointDelivery[] = [];
   for (const message of messages) {
     const endpoints = cachedEndpoints(message.accountId, "message.status");
     if (endpoints.length > 0) {
       const payload = eventPayload("message.status", serializeSms(message), at);
       const eventKey = `message.status:${message.id}:${type}`;
-      for (const endpoint of endpoints)
-        endpointRows.push([timeOrderedUuid(), endpoint.accountId, endpoint.id, eventKey, endpoint.url, payload]);
+      for (const endpoint of endpoints) deliveries.push({ endpoint, eventKey, payload });
     }
     if (message.webhookUrl)
       urlRows.push([timeOrderedUuid(), message.accountId, message.id, message.webhookUrl, webhookPayload(message, type, at)]);
   }
-  const now = toDbTime(at);
-  const shared = (eventType: string) => ({ columns: SHARED_COLUMNS, values: [eventType, "pending", 0, now, now, now] });
-  if (endpointRows.length > 0)
-    await insertRows(tx, "WebhookDelivery", ENDPOINT_COLUMNS, endpointRows, shared("message.status"), { ignoreConflicts: true });
-  if (urlRows.length > 0) await insertRows(tx, "WebhookDelivery", URL_COLUMNS, urlRows, shared(type), { ignoreConflicts: true });
+  await insertEndpointDeliveries(tx, "message.status", deliveries, at);
+  if (urlRows.length > 0)
+    await insertRows(tx, "WebhookDelivery", URL_COLUMNS, urlRows, pendingDeliveryValues(type, at), { ignoreConflicts: true });
 }
 
 /** For a batch of changed messages (given by id, each with a webhook_url or status endpoints): reads them back once, as they now are. */

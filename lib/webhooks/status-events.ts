@@ -6,18 +6,22 @@
 // Every caller asks the per-process endpoint cache first (decision 0016), so an account with no
 // message.status endpoint costs no query and no row.
 import { timeOrderedUuid } from "@/lib/model/ids";
-import { toDbTime, type SqlExecutor } from "@/lib/db/sql";
+import type { SqlExecutor } from "@/lib/db/sql";
 import { inList } from "@/lib/db/batch-lists";
-import { insertRows } from "@/lib/db/insert-rows";
 import { serializeSms, type SmsSource } from "@/lib/messages/serialize-sms";
 import { parseMessageRow } from "@/lib/db/stores/shared/rows";
-import { anyStatusEndpoints, cachedEndpoints, eventPayload, refreshEndpointCache } from "./account-events";
+import {
+  anyStatusEndpoints,
+  cachedEndpoints,
+  eventPayload,
+  insertEndpointDeliveries,
+  refreshEndpointCache,
+  type EndpointDelivery,
+} from "./account-events";
 
 /** A message of an account whose status just changed, as it is after the change. */
 export type StatusChange = { accountId: string; message: SmsSource };
 
-const COLUMNS = ["accountId", "id", "endpointId", "eventKey", "url", "payload"] as const;
-const SHARED_COLUMNS = ["eventType", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt"] as const;
 const READ_CHUNK = 500;
 
 /** Whether any account has an endpoint subscribed to message.status: when not, a change need not even say which messages it moved. */
@@ -32,21 +36,15 @@ export async function statusEventsWanted(): Promise<boolean> {
  */
 export async function queueStatusChanges(executor: SqlExecutor, changes: readonly StatusChange[], at: Date): Promise<number> {
   await refreshEndpointCache();
-  const rows: unknown[][] = [];
+  const deliveries: EndpointDelivery[] = [];
   for (const { accountId, message } of changes) {
     const endpoints = cachedEndpoints(accountId, "message.status");
     if (endpoints.length === 0) continue;
     const payload = eventPayload("message.status", serializeSms(message), at);
     const eventKey = `message.status:${message.id}:${message.status}:${timeOrderedUuid()}`;
-    for (const endpoint of endpoints) rows.push([accountId, timeOrderedUuid(), endpoint.id, eventKey, endpoint.url, payload]);
+    for (const endpoint of endpoints) deliveries.push({ endpoint, eventKey, payload });
   }
-  if (rows.length === 0) return 0;
-  const now = toDbTime(at);
-  await insertRows(executor, "WebhookDelivery", COLUMNS, rows, {
-    columns: SHARED_COLUMNS,
-    values: ["message.status", "pending", 0, now, now, now],
-  });
-  return rows.length;
+  return insertEndpointDeliveries(executor, "message.status", deliveries, at);
 }
 
 /** Reads back the changed messages (by id) of accounts with message.status endpoints, and queues their events. */

@@ -126,7 +126,7 @@ export function ComposeView({ senders, rates, currency, available, initialMode, 
             <Field
               id="compose-send-at"
               label="Send at"
-              hint={<ScheduleHint typed={choice.sendAt} sendAt={delivery.send_at} timeZone={timeZone} browserTimeZone={browserTimeZone} />}
+              hint={<ScheduleHint typed={choice.sendAt} timeZone={timeZone} browserTimeZone={browserTimeZone} />}
               error={errorFor(fields, "send_at")}
             >
               <Input
@@ -179,21 +179,11 @@ function wallClock(instant: Date, timeZone: string): string {
  * Which zone a scheduled time is read in, how a time the zone's clocks skip or repeat is read, and
  * the time in the reader's own zone when that differs.
  */
-function ScheduleHint({
-  typed,
-  sendAt,
-  timeZone,
-  browserTimeZone,
-}: {
-  typed: string;
-  sendAt?: string;
-  timeZone: string;
-  browserTimeZone: string | null;
-}) {
+function ScheduleHint({ typed, timeZone, browserTimeZone }: { typed: string; timeZone: string; browserTimeZone: string | null }) {
   // Known on the server; a browser (read once hydrated) may not know a zone the server does.
   const zoneUnknown = browserTimeZone !== null && !knowsTimeZone(timeZone);
   const read = typed ? readLocalTime(typed, timeZone) : null;
-  const inBrowserZone = read && sendAt && browserTimeZone && browserTimeZone !== timeZone;
+  const inBrowserZone = read && browserTimeZone && browserTimeZone !== timeZone;
   const typedClock = typed.slice(11, 16);
   return (
     <>
@@ -215,7 +205,7 @@ function ScheduleHint({
       )}
       {inBrowserZone && (
         <span className="block" data-testid="compose-send-at-local">
-          That is <Time value={sendAt} /> in your browser&apos;s zone ({browserTimeZone}).
+          That is <Time value={read.instant.toISOString()} /> in your browser&apos;s zone ({browserTimeZone}).
         </span>
       )}
     </>
