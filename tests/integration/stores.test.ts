@@ -211,6 +211,73 @@ describe("MessageStore", () => {
     expect(holds.filter((hold) => hold.actor === `key:${keyId}`)).toHaveLength(3);
   });
 
+  it("commitSends: single sends of one profile store what the same sends store in a batch of several profiles", async () => {
+    const accountId = await createSendingAccount(100_000n);
+    const keyId = await keyOf(accountId);
+    const testKeyId = await keyOf(accountId, "test");
+    const sendAt = new Date(Date.now() + 3_600_000);
+    const control = { priority: "high" as const, sendAt: null, validityPeriod: 600 };
+    const record = (key: string) => ({ key, requestHash: key, keptForMs: 60_000, response: () => ({ status: 202, body: key }) });
+    // One profile: the same account, key, sender and terms; bodies, segments and schedules differ.
+    const singles = (batch: string) => [
+      prepared(accountId, keyId, 1, { control, body: `${batch} first` }),
+      prepared(accountId, keyId, 1, { control: { ...control, sendAt }, body: `${batch} second`, segments: 2, idempotency: record(batch) }),
+      prepared(accountId, keyId, 1, { control, body: `${batch} third`, encoding: "ucs2" }),
+    ];
+    const stored = async (outcomes: unknown[]) => {
+      const ids = outcomes.map((outcome) => accepted(outcome).messages[0].id);
+      const rows = await db().message.findMany({ where: { id: { in: ids } } });
+      const holds = await db().ledgerEntry.findMany({ where: { messageId: { in: ids } } });
+      return ids.map((id) => {
+        const row = rows.find((message) => message.id === id)!;
+        const hold = holds.find((entry) => entry.messageId === id);
+        const start = (row.sendAt ?? row.createdAt).getTime();
+        return {
+          ...row,
+          id: undefined,
+          body: row.body.split(" ")[1],
+          createdAt: undefined,
+          updatedAt: undefined,
+          receivedAt: row.receivedAt?.getTime() === row.createdAt.getTime(),
+          turn: typeof row.turn,
+          nextAttemptAt: row.nextAttemptAt.getTime() - start,
+          expiresAt: row.expiresAt!.getTime() - start,
+          hold: hold && { amount: hold.amount, actor: hold.actor, bulkSendId: hold.bulkSendId, accountId: hold.accountId },
+        };
+      });
+    };
+
+    const alone = await getStores().messages.commitSends(singles("alone"), priceSend);
+    const otherProfile = prepared(accountId, keyId, 1, { control, webhookUrl: "https://example.com/hook" });
+    const mixed = await getStores().messages.commitSends([...singles("mixed"), otherProfile], priceSend);
+    const aloneRows = await stored(alone);
+    expect(aloneRows).toEqual((await stored(mixed)).slice(0, 3));
+    expect(aloneRows.map((row) => [row.status, row.segments, row.encoding, row.expiresAt, row.hold?.amount])).toEqual([
+      ["enqueued", 1, "gsm7", 600_000, -ECONET],
+      ["created", 2, "gsm7", 600_000, -2n * ECONET],
+      ["enqueued", 1, "ucs2", 600_000, -ECONET],
+    ]);
+    expect(await db().idempotencyKey.count({ where: { accountId, key: { in: ["alone", "mixed"] } } })).toBe(2);
+    // The balance after each hold follows the batch's order.
+    const holds = await db().ledgerEntry.findMany({ where: { accountId, kind: "hold" }, orderBy: { id: "asc" } });
+    let balance = 100_000n;
+    for (const hold of holds) {
+      balance += hold.amount;
+      expect(hold.balanceAfter).toBe(balance);
+    }
+    expect((await db().account.findUniqueOrThrow({ where: { id: accountId } })).balance).toBe(balance);
+
+    // Test sends of one profile hold nothing.
+    const testOutcomes = await getStores().messages.commitSends(
+      [prepared(accountId, testKeyId, 1, { test: true }), prepared(accountId, testKeyId, 1, { test: true })],
+      priceSend,
+    );
+    const testIds = testOutcomes.map((outcome) => accepted(outcome).messages[0].id);
+    expect(await db().message.count({ where: { id: { in: testIds }, test: true, status: "enqueued" } })).toBe(2);
+    expect(await db().ledgerEntry.count({ where: { messageId: { in: testIds } } })).toBe(0);
+    expect((await db().account.findUniqueOrThrow({ where: { id: accountId } })).balance).toBe(balance);
+  });
+
   it("readMessages: found in the key's account and mode only, refused for an unusable key", async () => {
     const accountId = await createSendingAccount();
     const otherAccount = await createSendingAccount(1_000_000n, "Other");

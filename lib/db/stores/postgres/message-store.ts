@@ -134,24 +134,24 @@ async function readSendingAccounts(
  * only when no other request holds it (one still running is waited for). The last SELECT divides by
  * zero unless every key was usable, every hold landed and every Idempotency-Key was claimed, which
  * fails the statement and so undoes every row it wrote. Row-wise values travel as one array per
- * column, so the text is the same for any batch of one account, and for any batch of several. What
- * sends share (account, key, sender, terms) travels once per distinct send profile; the sends name
- * their profile, and the message rows their send, by position. A message's turn travels in epoch
+ * column, so the text is the same for any batch of its shape. A message's turn travels in epoch
  * milliseconds; its status, next attempt and expiry follow from its send_at in SQL. Each ledger
  * row's balance after it is an offset from its account's balance after the hold.
+ *
+ * Two shapes write the messages. The general one: what sends share (account, key, sender, terms)
+ * travels once per distinct send profile, the sends name their profile, and the message rows their
+ * send, by position. Single sends of one profile (the group commit's usual batch) take a plainer
+ * text: the profile travels as single values and each send is its one message row, which spares
+ * PostgreSQL the joins (docs/decisions/0024-single-sends-of-one-profile.md).
  */
-function writeSendsText(severalAccounts: boolean): string {
+function writeSendsText(shape: WriteShape): string {
+  const severalAccounts = shape === "severalAccounts";
   return `
 WITH usable_keys AS (
   SELECT "id" FROM "ApiKey"
   WHERE "id" = ANY(CAST(:keyIds AS TEXT[])) AND "active" AND ("expiresAt" IS NULL OR "expiresAt" > CAST(:at AS TIMESTAMP(3)))
   ORDER BY "id" FOR SHARE
-${severalAccounts ? LOCK_ACCOUNTS_IN_ORDER : ""}), holds AS (
-  UPDATE "Account" SET "balance" = "Account"."balance" + h.total, "updatedAt" = CAST(:at AS TIMESTAMP(3))
-  FROM unnest(CAST(:holdAccountIds AS TEXT[]), CAST(:holdTotals AS BIGINT[])) AS h(account_id, total)
-  WHERE "Account"."id" = h.account_id AND${severalAccounts ? ` "Account"."id" IN (SELECT "id" FROM locked) AND` : ""} "Account"."balance" + h.total >= 0
-  RETURNING "Account"."id", "Account"."balance"
-), claimed AS (
+${severalAccounts ? HOLD_SEVERAL_ACCOUNTS : HOLD_ONE_ACCOUNT}), claimed AS (
   INSERT INTO "IdempotencyKey" ("accountId", "key", "requestHash", "responseStatus", "responseBody", "createdAt", "expiresAt")
   SELECT c.account_id, c.key, c.request_hash, c.status, c.body, CAST(:at AS TIMESTAMP(3)), c.expires_at
   FROM unnest(CAST(:claimAccountIds AS TEXT[]), CAST(:claimKeys AS TEXT[]), CAST(:claimHashes AS TEXT[]),
@@ -161,17 +161,53 @@ ${severalAccounts ? LOCK_ACCOUNTS_IN_ORDER : ""}), holds AS (
     "responseBody" = excluded."responseBody", "createdAt" = excluded."createdAt", "expiresAt" = excluded."expiresAt"
   WHERE "IdempotencyKey"."expiresAt" <= CAST(:at AS TIMESTAMP(3))
   RETURNING 1
-), profiles AS (
+${shape === "singlesOfOneProfile" ? WRITE_SINGLES_OF_ONE_PROFILE : WRITE_PROFILED_SENDS})
+SELECT 1 / CAST((SELECT COUNT(*) FROM usable_keys) = CAST(:keyCount AS INTEGER)
+  AND (SELECT COUNT(*) FROM holds) = CAST(:holdCount AS INTEGER)
+  AND (SELECT COUNT(*) FROM claimed) = CAST(:claimCount AS INTEGER) AS INTEGER) AS "written"`;
+}
+
+/** The message row's columns: its profile's, its send's, its queue timing, the constants, its own. */
+const MESSAGE_COLUMNS = `"accountId", "apiKeyId", "userId", "senderId", "currency", "webhookUrl", "test", "priority", "validityPeriod",
+    "bulkSendId", "body", "segments", "encoding", "sendAt", "status", "nextAttemptAt", "expiresAt",
+    "operatorResponse", "receivedAt", "createdAt", "updatedAt", "id", "to", "operator", "charge", "turn"`;
+const LEDGER_COLUMNS = `"accountId", "kind", "amount", "balanceAfter", "messageId", "bulkSendId", "actor", "createdAt"`;
+
+/** The values of MESSAGE_COLUMNS: the profile's and the bulk row's by `profile`, the send's by its prefix `s`, the message's from `m`. */
+function messageValues(profile: (column: keyof typeof SINGLE_PROFILE) => string, s: string): string {
+  const at = "CAST(:at AS TIMESTAMP(3))";
+  const validityPeriod = profile("validity_period");
+  return `${profile("account_id")}, ${profile("api_key_id")}, ${profile("user_id")}, ${profile("sender_id")}, ${profile("currency")},
+    ${profile("webhook_url")}, ${profile("test")}, ${profile("priority")}, ${validityPeriod}, ${profile("bulk_send_id")},
+    ${s}body, ${s}segments, ${s}encoding, ${s}send_at,
+    CASE WHEN ${s}send_at IS NULL THEN '${MessageStatus.enqueued}' ELSE '${MessageStatus.created}' END, COALESCE(${s}send_at, ${at}),
+    COALESCE(${s}send_at, ${at}) + ${validityPeriod} * INTERVAL '1 second',
+    '', ${at}, ${at}, ${at}, m.id, m."to", m.operator, m.charge, m.turn`;
+}
+
+/** A single profile's values, as the singles' statement takes them. */
+const SINGLE_PROFILE = {
+  account_id: "CAST(:accountId AS TEXT)",
+  api_key_id: "CAST(:apiKeyId AS TEXT)",
+  user_id: "CAST(:userId AS TEXT)",
+  sender_id: "CAST(:senderId AS TEXT)",
+  currency: "CAST(:currency AS TEXT)",
+  webhook_url: "CAST(:webhookUrl AS TEXT)",
+  test: "CAST(:test AS BOOLEAN)",
+  priority: "CAST(:priority AS TEXT)",
+  validity_period: "CAST(:validityPeriod AS INTEGER)",
+  bulk_send_id: "CAST(NULL AS TEXT)",
+};
+
+/** Profiles, sends, bulk rows, message rows and ledger rows, each send and message naming its profile and send by position. */
+const WRITE_PROFILED_SENDS = `), profiles AS (
   SELECT * FROM unnest(CAST(:accountIds AS TEXT[]), CAST(:apiKeyIds AS TEXT[]), CAST(:userIds AS TEXT[]), CAST(:actors AS TEXT[]),
       CAST(:currencies AS TEXT[]), CAST(:tests AS BOOLEAN[]), CAST(:senderIds AS TEXT[]), CAST(:webhookUrls AS TEXT[]),
       CAST(:priorities AS TEXT[]), CAST(:validityPeriods AS INTEGER[]))
     WITH ORDINALITY AS p(account_id, api_key_id, user_id, actor, currency, test, sender_id, webhook_url, priority, validity_period, n)
 ), sends AS (
   SELECT p.account_id, p.api_key_id, p.user_id, p.actor, p.currency, p.test, p.sender_id, p.webhook_url, p.priority, p.validity_period,
-    s.bulk_send_id, s.body, s.segments, s.encoding, s.send_at, s.total, s.charge, s.n,
-    CASE WHEN s.send_at IS NULL THEN '${MessageStatus.enqueued}' ELSE '${MessageStatus.created}' END AS status,
-    COALESCE(s.send_at, CAST(:at AS TIMESTAMP(3))) AS next_attempt_at,
-    COALESCE(s.send_at, CAST(:at AS TIMESTAMP(3))) + p.validity_period * INTERVAL '1 second' AS expires_at
+    s.bulk_send_id, s.body, s.segments, s.encoding, s.send_at, s.total, s.charge, s.n
   FROM unnest(CAST(:profileNumbers AS INTEGER[]), CAST(:bulkSendIds AS TEXT[]), CAST(:bodies AS TEXT[]), CAST(:segments AS INTEGER[]),
       CAST(:encodings AS TEXT[]), CAST(:sendAts AS TIMESTAMP(3)[]), CAST(:totals AS INTEGER[]), CAST(:charges AS BIGINT[]))
     WITH ORDINALITY AS s(profile_n, bulk_send_id, body, segments, encoding, send_at, total, charge, n)
@@ -182,17 +218,13 @@ ${severalAccounts ? LOCK_ACCOUNTS_IN_ORDER : ""}), holds AS (
     CAST(:at AS TIMESTAMP(3))
   FROM sends s WHERE s.bulk_send_id IS NOT NULL
 ), messages AS (
-  INSERT INTO "Message" ("accountId", "apiKeyId", "userId", "bulkSendId", "body", "senderId", "currency", "segments", "encoding",
-    "status", "operatorResponse", "webhookUrl", "test", "nextAttemptAt", "receivedAt", "createdAt", "updatedAt", "priority", "sendAt",
-    "validityPeriod", "expiresAt", "id", "to", "operator", "charge", "turn")
-  SELECT s.account_id, s.api_key_id, s.user_id, s.bulk_send_id, s.body, s.sender_id, s.currency, s.segments, s.encoding,
-    s.status, '', s.webhook_url, s.test, s.next_attempt_at, CAST(:at AS TIMESTAMP(3)), CAST(:at AS TIMESTAMP(3)), CAST(:at AS TIMESTAMP(3)),
-    s.priority, s.send_at, s.validity_period, s.expires_at, m.id, m."to", m.operator, m.charge, m.turn
+  INSERT INTO "Message" (${MESSAGE_COLUMNS})
+  SELECT ${messageValues((column) => `s.${column}`, "s.")}
   FROM unnest(CAST(:sendNumbers AS INTEGER[]), CAST(:ids AS TEXT[]), CAST(:tos AS TEXT[]), CAST(:operators AS TEXT[]),
       CAST(:messageCharges AS BIGINT[]), CAST(:turns AS BIGINT[])) AS m(send_n, id, "to", operator, charge, turn)
     JOIN sends s ON s.n = m.send_n
 ), ledger AS (
-  INSERT INTO "LedgerEntry" ("accountId", "kind", "amount", "balanceAfter", "messageId", "bulkSendId", "actor", "createdAt")
+  INSERT INTO "LedgerEntry" (${LEDGER_COLUMNS})
   SELECT s.account_id, 'hold', -l.charge, holds."balance" + l.after_final, l.id, s.bulk_send_id, s.actor, CAST(:at AS TIMESTAMP(3))
   FROM unnest(CAST(:sendNumbers AS INTEGER[]), CAST(:ids AS TEXT[]), CAST(:messageCharges AS BIGINT[]), CAST(:afterFinal AS BIGINT[]))
       WITH ORDINALITY AS l(send_n, id, charge, after_final, n)
@@ -200,22 +232,52 @@ ${severalAccounts ? LOCK_ACCOUNTS_IN_ORDER : ""}), holds AS (
     JOIN holds ON holds."id" = s.account_id
   WHERE NOT s.test
   ORDER BY l.n
-)
-SELECT 1 / CAST((SELECT COUNT(*) FROM usable_keys) = CAST(:keyCount AS INTEGER)
-  AND (SELECT COUNT(*) FROM holds) = CAST(:holdCount AS INTEGER)
-  AND (SELECT COUNT(*) FROM claimed) = CAST(:claimCount AS INTEGER) AS INTEGER) AS "written"`;
-}
+`;
+
+/**
+ * Single sends of one profile: the profile as single values, each send its one message row, no
+ * bulk row. A test profile holds nothing, so its holds and ledger rows are none.
+ */
+const WRITE_SINGLES_OF_ONE_PROFILE = `), messages AS (
+  INSERT INTO "Message" (${MESSAGE_COLUMNS})
+  SELECT ${messageValues((column) => SINGLE_PROFILE[column], "m.")}
+  FROM unnest(CAST(:ids AS TEXT[]), CAST(:tos AS TEXT[]), CAST(:operators AS TEXT[]), CAST(:messageCharges AS BIGINT[]),
+      CAST(:turns AS BIGINT[]), CAST(:bodies AS TEXT[]), CAST(:segments AS INTEGER[]), CAST(:encodings AS TEXT[]),
+      CAST(:sendAts AS TIMESTAMP(3)[])) AS m(id, "to", operator, charge, turn, body, segments, encoding, send_at)
+), ledger AS (
+  INSERT INTO "LedgerEntry" (${LEDGER_COLUMNS})
+  SELECT holds."id", 'hold', -l.charge, holds."balance" + l.after_final, l.id, NULL, CAST(:actor AS TEXT), CAST(:at AS TIMESTAMP(3))
+  FROM holds, unnest(CAST(:ids AS TEXT[]), CAST(:messageCharges AS BIGINT[]), CAST(:afterFinal AS BIGINT[])) WITH ORDINALITY AS l(id, charge, after_final, n)
+  ORDER BY l.n
+`;
 
 /**
  * The accounts of a batch of several are locked in id order before their holds: two batches that
  * share accounts never wait for each other's locks in a cycle. A batch of one account (nearly every
- * batch) leaves the step out, which saves each of its statements the step's setup
- * (docs/decisions/0023-trusted-send-read-and-one-account-write.md).
+ * batch) leaves the step out, and its hold is a plain UPDATE of one row: both spare each of its
+ * statements a step's setup (docs/decisions/0023-trusted-send-read-and-one-account-write.md).
  */
-const LOCK_ACCOUNTS_IN_ORDER = `), locked AS MATERIALIZED (
+const HOLD_SEVERAL_ACCOUNTS = `), locked AS MATERIALIZED (
   SELECT "id" FROM "Account" WHERE "id" = ANY(CAST(:holdAccountIds AS TEXT[])) ORDER BY "id" FOR UPDATE
+), holds AS (
+  UPDATE "Account" SET "balance" = "Account"."balance" + h.total, "updatedAt" = CAST(:at AS TIMESTAMP(3))
+  FROM unnest(CAST(:holdAccountIds AS TEXT[]), CAST(:holdTotals AS BIGINT[])) AS h(account_id, total)
+  WHERE "Account"."id" = h.account_id AND "Account"."id" IN (SELECT "id" FROM locked) AND "Account"."balance" + h.total >= 0
+  RETURNING "Account"."id", "Account"."balance"
 `;
-const WRITE_SENDS = { oneAccount: writeSendsText(false), severalAccounts: writeSendsText(true) };
+/** At most one account holds (none when the batch is all test sends). */
+const HOLD_ONE_ACCOUNT = `), holds AS (
+  UPDATE "Account" SET "balance" = "balance" + CAST(:holdTotal AS BIGINT), "updatedAt" = CAST(:at AS TIMESTAMP(3))
+  WHERE "id" = ANY(CAST(:holdAccountIds AS TEXT[])) AND "balance" + CAST(:holdTotal AS BIGINT) >= 0
+  RETURNING "id", "balance"
+`;
+/** singlesOfOneProfile: one account, every send one message and no bulk row; the other two, any batch. */
+type WriteShape = "singlesOfOneProfile" | "oneAccount" | "severalAccounts";
+const WRITE_SENDS: Record<WriteShape, string> = {
+  singlesOfOneProfile: writeSendsText("singlesOfOneProfile"),
+  oneAccount: writeSendsText("oneAccount"),
+  severalAccounts: writeSendsText("severalAccounts"),
+};
 
 type Accepted = { send: PreparedSend; result: AcceptedSend };
 
@@ -246,9 +308,8 @@ async function writeSends(database: Sql, sends: PreparedSend[], price: PriceSend
   if (!checkKeys && accepted.length < sends.length) return null;
   if (accepted.length === 0) return results;
   try {
-    const params = writeSendsParams(accepted, now);
-    // Live sends of several accounts lock them in order first.
-    await database.get(params.holdCount > 1 ? WRITE_SENDS.severalAccounts : WRITE_SENDS.oneAccount, params, { prepared: true });
+    const { shape, params } = writeSendsParams(accepted, now);
+    await database.get(WRITE_SENDS[shape], params, { prepared: true });
   } catch (error) {
     if (error instanceof Error && "code" in error && error.code === WRITE_REFUSED) return null;
     throw error;
@@ -281,13 +342,14 @@ function writeSendsParams(accepted: Accepted[], now: Date) {
     claims.map((entry) => value(entry, entry.send.idempotency!));
   const responses = claims.map(({ send, result }) => send.idempotency!.response(result));
   const keyIds = [...new Set(accepted.flatMap(({ send }) => send.apiKeyId ?? []))];
-  const { profileColumns, profileNumbers } = sendProfiles(accepted);
-  return {
+  const { profiles, profileNumbers } = sendProfiles(accepted);
+  const common = {
     at,
     keyIds,
     keyCount: keyIds.length,
     holdAccountIds: [...holdTotals.keys()],
     holdTotals: [...holdTotals.values()].map(String),
+    holdTotal: String([...holdTotals.values()][0] ?? 0n),
     holdCount: holdTotals.size,
     claimAccountIds: claimColumn(({ send }) => send.accountId),
     claimKeys: claimColumn((_, record) => record.key),
@@ -296,16 +358,10 @@ function writeSendsParams(accepted: Accepted[], now: Date) {
     claimBodies: responses.map((response) => response.body),
     claimExpiresAts: claimColumn((_, record) => toDbTime(new Date(now.getTime() + record.keptForMs))),
     claimCount: claims.length,
-    ...profileColumns,
-    profileNumbers,
-    bulkSendIds: sendColumn(({ result }) => result.bulkSendId),
     bodies: sendColumn(({ send }) => send.body),
     segments: sendColumn(({ send }) => send.segments),
     encodings: sendColumn(({ send }) => send.encoding),
     sendAts: sendColumn(({ send }) => time(send.control.sendAt)),
-    totals: sendColumn(({ result }) => result.messages.length),
-    charges: sendColumn(({ result }) => result.charge.toString()),
-    sendNumbers: messageColumn(({ sendNumber }) => sendNumber),
     ids: messageColumn(({ message }) => message.id),
     tos: messageColumn(({ message }) => message.to),
     operators: messageColumn(({ message }) => message.operator),
@@ -313,14 +369,51 @@ function writeSendsParams(accepted: Accepted[], now: Date) {
     turns: messageColumn(({ message }) => message.turn),
     afterFinal: afterFinal.map(String),
   };
+  // Each send its one message: the send columns above are the message rows' too.
+  const singles = accepted.every(({ result }) => !result.bulkSendId && result.messages.length === 1);
+  if (singles && profiles.length === 1) {
+    return { shape: "singlesOfOneProfile" as const, params: Object.assign(common, profiles[0]) };
+  }
+  const column = <K extends keyof SendProfile>(name: K) => profiles.map((profile) => profile[name]);
+  return {
+    // Live sends of several accounts lock them in order first.
+    shape: holdTotals.size > 1 ? ("severalAccounts" as const) : ("oneAccount" as const),
+    params: Object.assign(common, {
+      accountIds: column("accountId"),
+      apiKeyIds: column("apiKeyId"),
+      userIds: column("userId"),
+      actors: column("actor"),
+      currencies: column("currency"),
+      tests: column("test"),
+      senderIds: column("senderId"),
+      webhookUrls: column("webhookUrl"),
+      priorities: column("priority"),
+      validityPeriods: column("validityPeriod"),
+      profileNumbers,
+      bulkSendIds: sendColumn(({ result }) => result.bulkSendId),
+      totals: sendColumn(({ result }) => result.messages.length),
+      charges: sendColumn(({ result }) => result.charge.toString()),
+      sendNumbers: messageColumn(({ sendNumber }) => sendNumber),
+    }),
+  };
 }
 
-/** What a send shares with others of its kind; a batch's sends usually share one. */
-type SendProfile = Pick<PreparedSend, "accountId" | "apiKeyId" | "userId" | "actor" | "test" | "senderName" | "webhookUrl"> &
-  Pick<PreparedSend["control"], "priority" | "validityPeriod"> & { currency: string };
+/** What a send shares with others of its kind, named as the statement's parameters; a batch's sends usually share one. */
+type SendProfile = {
+  accountId: string;
+  apiKeyId: string | null;
+  userId: string | null;
+  actor: string;
+  currency: string;
+  test: boolean;
+  senderId: string;
+  webhookUrl: string | null;
+  priority: PreparedSend["control"]["priority"];
+  validityPeriod: number | null;
+};
 
-/** The batch's distinct send profiles, one array per column, and each send's profile by its position. */
-function sendProfiles(accepted: Accepted[]) {
+/** The batch's distinct send profiles, and each send's profile by its position. */
+function sendProfiles(accepted: Accepted[]): { profiles: SendProfile[]; profileNumbers: number[] } {
   const numbers = new Map<string, number>();
   const profiles: SendProfile[] = [];
   const profileNumbers = accepted.map(({ send, result }) => {
@@ -331,7 +424,7 @@ function sendProfiles(accepted: Accepted[]) {
       actor: send.actor,
       currency: result.currency,
       test: send.test,
-      senderName: send.senderName,
+      senderId: send.senderName,
       webhookUrl: send.webhookUrl,
       priority: send.control.priority,
       validityPeriod: send.control.validityPeriod,
@@ -345,22 +438,7 @@ function sendProfiles(accepted: Accepted[]) {
     }
     return number;
   });
-  const column = <K extends keyof SendProfile>(name: K) => profiles.map((profile) => profile[name]);
-  return {
-    profileNumbers,
-    profileColumns: {
-      accountIds: column("accountId"),
-      apiKeyIds: column("apiKeyId"),
-      userIds: column("userId"),
-      actors: column("actor"),
-      currencies: column("currency"),
-      tests: column("test"),
-      senderIds: column("senderName"),
-      webhookUrls: column("webhookUrl"),
-      priorities: column("priority"),
-      validityPeriods: column("validityPeriod"),
-    },
-  };
+  return { profiles, profileNumbers };
 }
 
 export function postgresKeyStore(): KeyStore {
