@@ -216,13 +216,30 @@ describe("MessageStore", () => {
     const keyId = await keyOf(accountId);
     const testKeyId = await keyOf(accountId, "test");
     const sendAt = new Date(Date.now() + 3_600_000);
-    const control = { priority: "high" as const, sendAt: null, validityPeriod: 600 };
     const record = (key: string) => ({ key, requestHash: key, keptForMs: 60_000, response: () => ({ status: 202, body: key }) });
-    // One profile: the same account, key, sender and terms; bodies, segments and schedules differ.
-    const singles = (batch: string) => [
-      prepared(accountId, keyId, 1, { control, body: `${batch} first` }),
-      prepared(accountId, keyId, 1, { control: { ...control, sendAt }, body: `${batch} second`, segments: 2, idempotency: record(batch) }),
-      prepared(accountId, keyId, 1, { control, body: `${batch} third`, encoding: "ucs2" }),
+    // What the sends of each profile share: an API key's live sends, a dashboard user's, a test key's.
+    const profiles: Array<Partial<PreparedSend> & Pick<PreparedSend, "control">> = [
+      { control: { priority: "high", sendAt: null, validityPeriod: 600 } },
+      {
+        apiKeyId: null,
+        userId: "dashboard-user",
+        actor: "user:dashboard-user",
+        webhookUrl: "https://example.com/hook",
+        control: { priority: "normal", sendAt: null, validityPeriod: null },
+      },
+      { apiKeyId: testKeyId, actor: `key:${testKeyId}`, test: true, control: { priority: "normal", sendAt: null, validityPeriod: 300 } },
+    ];
+    // One profile's sends; bodies, segments, encodings and schedules differ.
+    const singles = (profile: (typeof profiles)[number], batch: string) => [
+      prepared(accountId, keyId, 1, { ...profile, body: `${batch} first` }),
+      prepared(accountId, keyId, 1, {
+        ...profile,
+        control: { ...profile.control, sendAt },
+        body: `${batch} second`,
+        segments: 2,
+        idempotency: record(`${batch} ${profiles.indexOf(profile)}`),
+      }),
+      prepared(accountId, keyId, 1, { ...profile, body: `${batch} third`, encoding: "ucs2" }),
     ];
     const stored = async (outcomes: unknown[]) => {
       const ids = outcomes.map((outcome) => accepted(outcome).messages[0].id);
@@ -238,28 +255,56 @@ describe("MessageStore", () => {
           body: row.body.split(" ")[1],
           createdAt: undefined,
           updatedAt: undefined,
-          receivedAt: row.receivedAt?.getTime() === row.createdAt.getTime(),
+          receivedAt: row.receivedAt.getTime() === row.createdAt.getTime(),
           turn: typeof row.turn,
           nextAttemptAt: row.nextAttemptAt.getTime() - start,
-          expiresAt: row.expiresAt!.getTime() - start,
-          hold: hold && { amount: hold.amount, actor: hold.actor, bulkSendId: hold.bulkSendId, accountId: hold.accountId },
+          expiresAt: row.expiresAt && row.expiresAt.getTime() - start,
+          hold: hold && {
+            ...hold,
+            id: undefined,
+            messageId: undefined,
+            balanceAfter: undefined,
+            createdAt: hold.createdAt.getTime() === row.createdAt.getTime(),
+          },
         };
       });
     };
 
-    const alone = await getStores().messages.commitSends(singles("alone"), priceSend);
-    const otherProfile = prepared(accountId, keyId, 1, { control, webhookUrl: "https://example.com/hook" });
-    const mixed = await getStores().messages.commitSends([...singles("mixed"), otherProfile], priceSend);
-    const aloneRows = await stored(alone);
-    expect(aloneRows).toEqual((await stored(mixed)).slice(0, 3));
-    expect(aloneRows.map((row) => [row.status, row.segments, row.encoding, row.expiresAt, row.hold?.amount])).toEqual([
-      ["enqueued", 1, "gsm7", 600_000, -ECONET],
-      ["created", 2, "gsm7", 600_000, -2n * ECONET],
-      ["enqueued", 1, "ucs2", 600_000, -ECONET],
+    const byProfile = [];
+    for (const profile of profiles) {
+      const alone = await getStores().messages.commitSends(singles(profile, "alone"), priceSend);
+      // Beside a send of the other mode: two profiles, one of them live.
+      const otherMode = profile.test ? prepared(accountId, keyId, 1) : prepared(accountId, testKeyId, 1, { test: true });
+      const mixed = await getStores().messages.commitSends([...singles(profile, "mixed"), otherMode], priceSend);
+      const aloneRows = await stored(alone);
+      expect(aloneRows).toEqual((await stored(mixed)).slice(0, 3));
+      byProfile.push(aloneRows);
+    }
+    const [keyRows, dashboardRows, testRows] = byProfile;
+    expect(keyRows.map((row) => [row.status, row.segments, row.encoding, row.priority, row.expiresAt, row.hold?.amount])).toEqual([
+      ["enqueued", 1, "gsm7", "high", 600_000, -ECONET],
+      ["created", 2, "gsm7", "high", 600_000, -2n * ECONET],
+      ["enqueued", 1, "ucs2", "high", 600_000, -ECONET],
     ]);
-    expect(await db().idempotencyKey.count({ where: { accountId, key: { in: ["alone", "mixed"] } } })).toBe(2);
-    // The balance after each hold follows the batch's order.
+    expect(keyRows[0]).toMatchObject({
+      apiKeyId: keyId,
+      userId: null,
+      webhookUrl: null,
+      hold: { actor: `key:${keyId}`, kind: "hold", bulkSendId: null },
+    });
+    for (const row of dashboardRows) {
+      expect(row).toMatchObject({ apiKeyId: null, userId: "dashboard-user", webhookUrl: "https://example.com/hook", validityPeriod: null });
+      expect(row).toMatchObject({ expiresAt: null, priority: "normal", hold: { actor: "user:dashboard-user", accountId } });
+    }
+    expect(testRows.map((row) => [row.test, row.apiKeyId, row.status, row.expiresAt, row.hold])).toEqual([
+      [true, testKeyId, "enqueued", 300_000, undefined],
+      [true, testKeyId, "created", 300_000, undefined],
+      [true, testKeyId, "enqueued", 300_000, undefined],
+    ]);
+    expect(await db().idempotencyKey.count({ where: { accountId } })).toBe(2 * profiles.length);
+    // The balance after each hold follows the batches' order.
     const holds = await db().ledgerEntry.findMany({ where: { accountId, kind: "hold" }, orderBy: { id: "asc" } });
+    expect(holds).toHaveLength(2 * 2 * 3 + 1);
     let balance = 100_000n;
     for (const hold of holds) {
       balance += hold.amount;
@@ -267,13 +312,13 @@ describe("MessageStore", () => {
     }
     expect((await db().account.findUniqueOrThrow({ where: { id: accountId } })).balance).toBe(balance);
 
-    // Test sends of one profile hold nothing.
+    // Test sends of several profiles hold nothing.
     const testOutcomes = await getStores().messages.commitSends(
-      [prepared(accountId, testKeyId, 1, { test: true }), prepared(accountId, testKeyId, 1, { test: true })],
+      [prepared(accountId, testKeyId, 1, { test: true }), prepared(accountId, testKeyId, 2, { test: true, bulk: true })],
       priceSend,
     );
-    const testIds = testOutcomes.map((outcome) => accepted(outcome).messages[0].id);
-    expect(await db().message.count({ where: { id: { in: testIds }, test: true, status: "enqueued" } })).toBe(2);
+    const testIds = testOutcomes.flatMap((outcome) => accepted(outcome).messages.map((message) => message.id));
+    expect(await db().message.count({ where: { id: { in: testIds }, test: true, status: "enqueued" } })).toBe(3);
     expect(await db().ledgerEntry.count({ where: { messageId: { in: testIds } } })).toBe(0);
     expect((await db().account.findUniqueOrThrow({ where: { id: accountId } })).balance).toBe(balance);
   });
