@@ -8,7 +8,7 @@ import { acceptMessages, type AcceptMessagesInput } from "@/lib/messages/accept-
 import pg from "pg";
 import { getStores } from "@/lib/db/stores";
 import { priceSend } from "@/lib/messages/commit-sends";
-import { IdempotencyKeyTakenError, type PreparedSend } from "@/lib/model/sends";
+import { IdempotencyKeyTakenError, type AcceptedSend, type PreparedSend } from "@/lib/model/sends";
 import { AppError } from "@/lib/errors";
 import { seedAccount, type SeededAccount } from "../helpers/api-test-server";
 import { testDatabaseKind, useTestDatabase } from "../helpers/test-database";
@@ -138,11 +138,22 @@ describe("a batch of single sends of one account", () => {
           : null,
       });
 
-      // The send reads the account before the other transaction commits, and its write waits for it.
-      const spent = await whileAnotherTransactionHolds(`UPDATE "Account" SET "balance" = 100 WHERE "id" = $1`, [account.accountId], () =>
-        getStores().messages.commitSends([send()], priceSend),
+      // The sends read the account before the other transaction commits, and their write waits for it:
+      // priced again, what the other left covers the first send only.
+      await sql().run(`UPDATE "Account" SET "balance" = 10000 WHERE "id" = ?`, [account.accountId]);
+      const spent = await whileAnotherTransactionHolds(`UPDATE "Account" SET "balance" = 400 WHERE "id" = $1`, [account.accountId], () =>
+        getStores().messages.commitSends([send(), send(), send()], priceSend),
       );
-      expect(spent.map((outcome) => (outcome instanceof AppError ? outcome.code : "accepted"))).toEqual(["INSUFFICIENT_BALANCE"]);
+      expect(spent.map((outcome) => (outcome instanceof AppError ? outcome.code : "accepted"))).toEqual([
+        "accepted",
+        "INSUFFICIENT_BALANCE",
+        "INSUFFICIENT_BALANCE",
+      ]);
+      const spentHolds = (await ledgerOf(account.accountId)).slice(before.holds);
+      expect(spentHolds.map((hold) => [hold.messageId, hold.amount, hold.balanceAfter])).toEqual([
+        [(spent[0] as AcceptedSend).messages[0].id, -ECONET, 400n - ECONET],
+      ]);
+      expect((await db().account.findUniqueOrThrow({ where: { id: account.accountId } })).balance).toBe(400n - ECONET);
       await sql().run(`UPDATE "Account" SET "balance" = 1000 - 350 WHERE "id" = ?`, [account.accountId]);
 
       const taken = await whileAnotherTransactionHolds(
@@ -164,8 +175,8 @@ describe("a batch of single sends of one account", () => {
       );
       expect(revoked.map((outcome) => (outcome instanceof AppError ? outcome.code : "accepted"))).toEqual(["UNAUTHORIZED"]);
 
-      expect(await db().message.count()).toBe(before.messages);
-      expect((await ledgerOf(account.accountId)).length).toBe(before.holds);
+      expect(await db().message.count()).toBe(before.messages + 1);
+      expect((await ledgerOf(account.accountId)).length).toBe(before.holds + 1);
       expect((await db().account.findUniqueOrThrow({ where: { id: account.accountId } })).balance).toBe(1_000n - ECONET);
     },
   );
