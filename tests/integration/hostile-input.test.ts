@@ -582,7 +582,7 @@ describe("hostile input", () => {
   it("a body over its endpoint's limit, by a little or by far, is a 413 in the endpoint's shape, writing nothing", async () => {
     const before = await counts();
     const padded = (bytes: number) => JSON.stringify({ to: "+263771234567", message: "hi", from: "ACME", padding: "x".repeat(bytes) });
-    // The single send takes 64 KB (legacy errors); the bulk send 8 MB (kit errors).
+    // The single send takes 64 KiB (legacy errors); the bulk send 8 MiB (kit errors).
     const single = await callApi(url(), "POST", "/api/v1/sms", { token: acme.token, body: padded(70 * 1024) });
     checkAnswer(endpoints[0], single);
     expect([single.status, single.body.error.type]).toEqual([413, "ERR_PAYLOAD_TOO_LARGE"]);

@@ -292,6 +292,26 @@ describe("served and true to the running server", () => {
     expect(documented).toContain(exported.text.split("\r\n")[0]);
   });
 
+  it("documents a 413 with its limit for every endpoint, and endpoints without a body answer it as documented", async () => {
+    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, Schema>>)) {
+      if (path === OPENAPI_PATH) continue;
+      for (const [method, operation] of Object.entries(methods)) {
+        const limit = path === "/api/v1/sms/bulk" ? "8 MiB" : "64 KiB";
+        expect(operation.responses[413]?.description, `${method} ${path}`).toContain(`(${limit})`);
+      }
+    }
+    const overLimit = "x".repeat(65 * 1024);
+    const single = await api("POST", "/api/v1/sms", { token: acme.token, body: { to: "+263771234567", message: "Hi", from: "ACME" } });
+    const cancel = await api("POST", `/api/v1/sms/${single.body.id}/cancel`, { token: acme.token, body: overLimit });
+    expect([cancel.status, cancel.body.error.type]).toEqual([413, "ERR_PAYLOAD_TOO_LARGE"]);
+    expectDocumented(cancel, "/api/v1/sms/{id}/cancel", "post");
+    const revoke = await api("DELETE", `/api/v1/api-tokens/${crypto.randomUUID()}`, { token: acme.token, body: overLimit });
+    expect([revoke.status, revoke.body.error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
+    expectDocumented(revoke, "/api/v1/api-tokens/{id}", "delete");
+    // Refused before the handler: the message was not cancelled.
+    expect((await api("GET", `/api/v1/sms/${single.body.id}`, { token: acme.token })).body.data.status).toBe("enqueued");
+  });
+
   it("opt-out responses, and the sends they refuse, match their documented schemas", async () => {
     const added = await api("POST", "/api/v1/opt-outs", { token: acme.token, body: { number: "0772999001" } });
     expect(added.status).toBe(201);

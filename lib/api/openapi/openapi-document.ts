@@ -2,7 +2,7 @@
 // serialise with, and from the route tables (paths, methods, error shapes): what is documented is
 // what runs. Served at GET /api/v1/openapi.json; the dashboard renders it.
 import { z } from "zod";
-import type { ApiRoute } from "@/lib/api/route";
+import { SMALL_BODY_LIMIT, type ApiRoute } from "@/lib/api/route";
 import type { ErrorShape } from "@/lib/api/respond";
 import { bareEnvelopeSchema, envelopeSchema, fieldErrorSchema, kitErrorSchema, legacyErrorSchema } from "@/lib/api/response-schemas";
 import { smsRoutes } from "@/lib/api/sms/sms-routes";
@@ -106,13 +106,12 @@ type Operation = {
   success: { status: number; description: string; body: ComponentName | { csv: readonly string[] } };
   /** A second success answer (an idempotent add of what exists). */
   alsoSuccess?: { status: number; description: string; body: ComponentName };
-  /** Error statuses besides 401 and 429 (every authenticated endpoint has those). */
+  /** Error statuses besides 401, 413 and 429 (every authenticated endpoint has those). */
   errors: Record<number, string>;
 };
 
 const IDEMPOTENCY_ERRORS = {
   409: "A request with the same Idempotency-Key is still in progress (retry after the Retry-After seconds), or never answered (no Retry-After: its outcome is unknown; check before sending again with a new key)",
-  413: "The request body is larger than the endpoint accepts",
 };
 
 const OWNERS_KEY_ONLY =
@@ -262,7 +261,6 @@ const operations: Record<string, Operation> = {
       403: OWNERS_KEY_ONLY,
       404: "Not the caller's account",
       409: "The account already has this sender id",
-      413: "The request body is larger than the endpoint accepts",
     },
   },
   "POST /api/v1/webhooks": {
@@ -277,7 +275,6 @@ const operations: Record<string, Operation> = {
       400: "`url` missing, not http(s), or resolving to a private, loopback or link-local address; `events` empty or naming an unknown type (`events[i]`)",
       403: OWNERS_KEY_ONLY,
       409: "The account already holds the most endpoints it may",
-      413: "The request body is larger than the endpoint accepts",
     },
   },
   "GET /api/v1/webhooks": {
@@ -328,7 +325,6 @@ const optOutOperations: Record<string, Operation> = {
     alsoSuccess: { status: 200, description: "Already on the list: the entry as it was first added", body: "OptOutEnvelope" },
     errors: {
       400: "`number` missing or not a Zimbabwe mobile number, or a malformed body",
-      413: "The request body is larger than the endpoint accepts",
     },
   },
   "DELETE /api/v1/opt-outs/:number": {
@@ -374,7 +370,6 @@ const optOutOperations: Record<string, Operation> = {
     errors: {
       400: "A field missing or invalid (`to` not one of the account's numbers, `message` blank or only spaces); `validation_errors` names each",
       403: "A live key: the sandbox takes test keys only",
-      413: "The request body is larger than the endpoint accepts",
     },
   },
 };
@@ -402,11 +397,18 @@ function errorHeaders(status: number, operation: Operation) {
   return retry ? { ...RATE_LIMIT_HEADERS, "Retry-After": headerRef("Retry-After") } : RATE_LIMIT_HEADERS;
 }
 
+/** A body limit as the docs write it: 65536 → "64 KiB", 8388608 → "8 MiB". */
+function describeBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
+}
+
 function describeOperation(route: ApiRoute, operation: Operation) {
   const errorBody = (status: number, shape: ErrorShape) => (status === 401 || shape === "kit" ? "KitError" : "LegacyError");
   const errors: Record<number, string> = {
     ...operation.errors,
     401: "No key, or a malformed, unknown, expired or revoked key (always the kit shape)",
+    // Any request, with or without a body in its contract: the limit is checked before the route's handler runs.
+    413: `The request body is larger than the endpoint accepts (${describeBytes(route.bodyLimit ?? SMALL_BODY_LIMIT)})`,
     429: "Over the key's request rate limit; retry after Retry-After seconds",
   };
   if (operation.request)
