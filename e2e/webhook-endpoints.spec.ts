@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { fixtures, signIn } from "./fixtures";
+import { MAX_WEBHOOK_ENDPOINTS } from "../lib/webhooks/limits";
 
 type Post = { headers: Record<string, string>; body: string };
 
@@ -104,4 +105,26 @@ test("an owner deletes an endpoint and rotates the per-send signing secret, each
   await expect(page.getByText("Signing secret rotated; the old one no longer signs")).toBeVisible();
   await expect(secret).not.toHaveValue(before);
   await expect(secret).toHaveValue(/^whsec_[A-Za-z0-9+/=]{32}$/);
+});
+
+test("at the account's endpoint cap the form gives way to a note, and deleting one brings it back", async ({ page }) => {
+  // The account of little money: no other spec adds endpoints to it.
+  await signIn(page, fixtures().brokeOwner);
+  await page.goto("/dashboard/webhooks");
+  const form = page.getByTestId("add-webhook-endpoint");
+  const endpoints = page.getByTestId("webhook-endpoint");
+  for (let index = (await endpoints.count()) + 1; index <= MAX_WEBHOOK_ENDPOINTS; index++) {
+    await form.getByLabel("URL").fill(`http://127.0.0.1:9/cap-${index}`);
+    await form.getByRole("button", { name: "Add endpoint" }).click();
+    await page.getByTestId("endpoint-secret-dialog").getByRole("button", { name: "Done" }).click();
+    await expect(endpoints).toHaveCount(index);
+  }
+  await expect(page.getByTestId("webhook-endpoint-cap")).toContainText(`This account has ${MAX_WEBHOOK_ENDPOINTS} endpoints`);
+  await expect(form).toHaveCount(0);
+
+  await endpoints.first().getByRole("button", { name: "Delete" }).click();
+  await page.getByTestId("delete-endpoint-dialog").getByRole("button", { name: "Delete" }).click();
+  await expect(endpoints).toHaveCount(MAX_WEBHOOK_ENDPOINTS - 1);
+  await expect(page.getByTestId("webhook-endpoint-cap")).toHaveCount(0);
+  await expect(form).toBeVisible();
 });

@@ -17,10 +17,9 @@ import {
   queueEndpointDeliveries,
   type AccountEventType,
 } from "./account-events";
+import { MAX_WEBHOOK_ENDPOINTS } from "./limits";
 
 export const ROTATION_GRACE_MS = 24 * 3600_000;
-/** Endpoints an account may hold. */
-export const MAX_ENDPOINTS = 20;
 
 export type WebhookEndpointView = {
   id: string;
@@ -64,9 +63,9 @@ export async function createWebhookEndpoint(input: {
   const events = parseEventTypes(input.events);
   const { url } = await checkWebhookUrl(input.url, "url");
   const count = await db().webhookEndpoint.count({ where: { accountId: input.accountId, disabledAt: null } });
-  if (count >= MAX_ENDPOINTS)
+  if (count >= MAX_WEBHOOK_ENDPOINTS)
     throw new AppError("CONFLICT", "Too many webhook endpoints", {
-      description: `An account holds at most ${MAX_ENDPOINTS} webhook endpoints`,
+      description: `An account holds at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints`,
     });
   const secret = generateSecret();
   const row = await db().webhookEndpoint.create({

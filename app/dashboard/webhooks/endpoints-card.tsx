@@ -23,6 +23,7 @@ import {
   setThresholdAction,
 } from "./actions";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
+import { MAX_WEBHOOK_ENDPOINTS } from "@/lib/webhooks/limits";
 import type { EndpointRow } from "@/lib/dashboard/webhook-endpoint-rows";
 
 /** Often enough that a test event's outcome shows while one looks at it; only while a delivery is pending. */
@@ -205,7 +206,12 @@ export function EndpointsCard({
           </div>
         ))}
 
-        {canManage && (
+        {canManage && endpoints.length >= MAX_WEBHOOK_ENDPOINTS && (
+          <p className="border-t border-slate-100 pt-4 text-sm text-slate-600" data-testid="webhook-endpoint-cap">
+            This account has {MAX_WEBHOOK_ENDPOINTS} endpoints, the most it may hold. Delete one to add another.
+          </p>
+        )}
+        {canManage && endpoints.length < MAX_WEBHOOK_ENDPOINTS && (
           <form
             onSubmit={create}
             {...endpointErrors.formProps}
