@@ -79,20 +79,42 @@ export async function releaseInboundNumber(input: {
   const number = normalizeInboundNumber(input.number);
   if (!number) throw notANumber(input.number);
   const where = input.operator === undefined ? { number } : { number, scope: input.operator ?? ALL_CARRIERS };
-  const rows = await db().inboundNumber.findMany({ where });
-  if (rows.length === 0) throw new AppError("NOT_FOUND", `${number} is not assigned`);
-  await db().inboundNumber.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
+  const released = await releaseAssignments(await db().inboundNumber.findMany({ where }), input.actor);
+  if (released.length === 0) throw new AppError("NOT_FOUND", `${number} is not assigned`);
+  return released;
+}
+
+/**
+ * Releases one assignment as the releasing admin saw it: refused when it is gone (released, or the
+ * number assigned afresh since), so a page loaded earlier never releases another account's number.
+ */
+export async function releaseInboundAssignment(input: { id: string; actor: string }): Promise<InboundNumberRow> {
+  const [released] = await releaseAssignments(await db().inboundNumber.findMany({ where: { id: input.id } }), input.actor);
+  if (!released) {
+    throw new AppError("CONFLICT", "This assignment has changed since the page was loaded", {
+      description: "It was released, or its number assigned again, meanwhile; reload the page to see the current assignments",
+    });
+  }
+  return released;
+}
+
+/** Deletes each row still there and audits each deletion: a row another request deleted first is left out. */
+async function releaseAssignments(rows: InboundNumberRow[], actor: string): Promise<InboundNumberRow[]> {
+  const released: InboundNumberRow[] = [];
   for (const row of rows) {
+    const { count } = await db().inboundNumber.deleteMany({ where: { id: row.id } });
+    if (count === 0) continue;
+    released.push(row);
     await recordAuditEvent({
       accountId: row.accountId,
-      actor: input.actor,
+      actor,
       action: "number.released",
       targetType: "inbound_number",
       targetId: row.id,
-      data: { number, operator: row.operator },
+      data: { number: row.number, operator: row.operator },
     });
   }
-  return rows;
+  return released;
 }
 
 /** An account's number; an all-carrier one says on which carriers another account's own assignment takes its messages instead. */

@@ -72,10 +72,7 @@ export function InboundNumbersCard({ accounts, numbers }: { accounts: { id: stri
 
   function release(row: NumberRowView) {
     startTransition(async () => {
-      const result = await releaseNumberAction({
-        number: row.number,
-        operator: (row.operator ?? "") as "" | "econet" | "netone" | "telecel",
-      });
+      const result = await releaseNumberAction({ id: row.id });
       setReleasing(null);
       notifyOutcome(notify, result, `${row.number} released from ${row.accountName}`);
       router.refresh();

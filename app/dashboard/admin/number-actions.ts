@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineAction, userActor } from "@/lib/dashboard/define-action";
 import { operatorSchema } from "@/lib/carriers/operators";
-import { assignInboundNumber, releaseInboundNumber } from "@/lib/inbound/inbound-numbers";
+import { assignInboundNumber, releaseInboundAssignment } from "@/lib/inbound/inbound-numbers";
 
 export const assignNumberAction = defineAction(
   "numbers.manage",
@@ -23,11 +23,8 @@ export const assignNumberAction = defineAction(
   },
 );
 
-export const releaseNumberAction = defineAction(
-  "numbers.manage",
-  z.object({ number: z.string().min(1), operator: z.union([operatorSchema, z.literal("")]) }),
-  async (input, user) => {
-    await releaseInboundNumber({ number: input.number, operator: input.operator === "" ? null : input.operator, actor: userActor(user) });
-    return { number: input.number };
-  },
-);
+/** Releases the assignment the admin saw, by its id: never one made since the page loaded. */
+export const releaseNumberAction = defineAction("numbers.manage", z.object({ id: z.uuid() }), async (input, user) => {
+  const row = await releaseInboundAssignment({ id: input.id, actor: userActor(user) });
+  return { number: row.number };
+});
