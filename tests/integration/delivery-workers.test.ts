@@ -1,7 +1,7 @@
 // Worker processes (`npm run worker`): two on one PostgreSQL share the queue without ever
 // submitting a message twice; a worker stopped with SIGTERM exits 0 leaving no message claimed; a
 // worker's own HTTP answers its health check and metrics only; `npm run worker` without NODE_ENV runs
-// as production, as `npm start` does.
+// as production, as `npm start` does; a worker whose APP_SECRET is not the API's says so.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { STATUS } from "@/lib/smpp/command-status";
@@ -18,6 +18,7 @@ import {
   type TestSimulator,
 } from "../helpers/delivery";
 import { startWebhookReceiver } from "../helpers/webhook-receiver";
+import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
 
 const database = useTestDatabase();
 let simulator: TestSimulator;
@@ -163,6 +164,27 @@ describe("worker processes", () => {
         "the webhook delivery to be settled",
       );
       expect(delivery.status).toBe("abandoned");
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it("names APP_SECRET when a worker cannot read an endpoint's signing secret encrypted under another one", async () => {
+    for (const worker of workers) await worker.stop();
+    const receiver = await startWebhookReceiver();
+    try {
+      const accountId = await createSendingAccount(100_000_000n, "Other secret");
+      await createWebhookEndpoint({ accountId, url: `${receiver.base}/status`, events: ["message.status"], actor: "test" });
+      await startWorker({ APP_SECRET: "a-different-app-secret-than-the-api-process-has" });
+      const [id] = await send(accountId, ["+263771234579"], "Other secret");
+      await waitForFinal([id]);
+      const delivery = await waitFor(
+        () => db().webhookDelivery.findFirst({ where: { accountId, endpointId: { not: null }, attempts: { gt: 0 } } }),
+        "an attempt at the endpoint's delivery",
+      );
+      expect(delivery.status).toBe("pending");
+      expect(delivery.lastError).toMatch(/APP_SECRET/);
       expect(receiver.received).toEqual([]);
     } finally {
       await receiver.stop();
