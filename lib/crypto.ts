@@ -25,5 +25,10 @@ export function decryptSecret(stored: string): string {
   if (version !== VERSION || !iv || !tag || ciphertext === undefined) throw new Error("unrecognised encrypted secret");
   const decipher = crypto.createDecipheriv("aes-256-gcm", encryptionKey(), Buffer.from(iv, "base64url"));
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
+  try {
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
+  } catch {
+    // GCM's own message ("unable to authenticate data") does not say what an operator must fix.
+    throw new Error("a stored secret cannot be decrypted with this APP_SECRET: every process must have the APP_SECRET that encrypted it");
+  }
 }

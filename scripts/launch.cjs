@@ -51,13 +51,17 @@ function build(what, command, args) {
   process.exit(result.status ?? 1);
 }
 
-/** `npm start` serves production unless NODE_ENV says otherwise; a demo only where nobody asked for production. */
-function setServerDefaults() {
+/**
+ * `npm start` and `npm run worker` run production unless NODE_ENV says otherwise (a worker posts the
+ * webhooks and serves /metrics, so it must guard them as the server does); a demo only where nobody
+ * asked for production, and only the server seeds one.
+ */
+function setProductionDefaults(name) {
   // Read here, as lib/env.ts would later: NODE_ENV=production in .env is a deployment's too.
   if (process.env.NODE_ENV !== "test" && fs.existsSync(".env")) process.loadEnvFile(".env");
   if (process.env.NODE_ENV) return;
   process.env.NODE_ENV = "production";
-  process.env.SEED_DEMO ??= "true";
+  if (name === "server") process.env.SEED_DEMO ??= "true";
 }
 
 function main() {
@@ -67,8 +71,8 @@ function main() {
     process.exit(2);
   }
   process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+  if (name === "server" || name === "worker") setProductionDefaults(name);
   if (name === "server") {
-    setServerDefaults();
     // `--api-only` serves no dashboard, and needs none built.
     if (!args.includes("--api-only") && !isFresh(".next/BUILD_ID", DASHBOARD_SOURCES))
       build("Building the dashboard and the server (npm run build)…", "npm", ["run", "build"]);

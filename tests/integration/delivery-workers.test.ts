@@ -1,6 +1,7 @@
 // Worker processes (`npm run worker`): two on one PostgreSQL share the queue without ever
 // submitting a message twice; a worker stopped with SIGTERM exits 0 leaving no message claimed; a
-// worker's own HTTP answers its health check and metrics only.
+// worker's own HTTP answers its health check and metrics only; `npm run worker` without NODE_ENV runs
+// as production, as `npm start` does; a worker whose APP_SECRET is not the API's says so.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { STATUS } from "@/lib/smpp/command-status";
@@ -16,6 +17,8 @@ import {
   waitForFinal,
   type TestSimulator,
 } from "../helpers/delivery";
+import { startWebhookReceiver } from "../helpers/webhook-receiver";
+import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
 
 const database = useTestDatabase();
 let simulator: TestSimulator;
@@ -119,5 +122,72 @@ describe("worker processes", () => {
     const elsewhere = await fetch(`${url}/api/v1/sms`);
     expect(elsewhere.status).toBe(404);
     expect(await elsewhere.json()).toMatchObject({ status: "error", error: { code: "NOT_FOUND" } });
+  });
+
+  it("runs as production under npm run worker without NODE_ENV: metrics need a token, a webhook to a loopback address is refused", async () => {
+    for (const worker of workers) await worker.stop();
+    const receiver = await startWebhookReceiver();
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const worker = await startServerProcess({
+      databaseUrl: database.current().url,
+      dataDir: database.current().dataDir,
+      script: "scripts/launch.cjs",
+      args: ["worker"],
+      readyPath: null,
+      env: {
+        ...carrierUrls(simulator.port, "?tps=1000"),
+        NODE_ENV: undefined,
+        METRICS_TOKEN: undefined,
+        WEBHOOK_ALLOW_PRIVATE: undefined,
+        WORKER_HTTP_PORT: String(port),
+      },
+    });
+    workers.push(worker);
+    try {
+      await waitFor(
+        () =>
+          fetch(`${url}/api/health`).then(
+            (response) => response.ok,
+            () => false,
+          ),
+        "the worker's health check",
+      );
+      expect((await fetch(`${url}/metrics`)).status).toBe(403);
+
+      // Accepted where loopback webhooks are allowed (this test process), posted by the worker.
+      const accountId = await createSendingAccount(100_000_000n, "Production worker");
+      const [id] = await send(accountId, ["+263771234569"], "Production worker", { webhookUrl: `${receiver.base}/hook` });
+      await waitForFinal([id]);
+      const delivery = await waitFor(
+        () => db().webhookDelivery.findFirst({ where: { messageId: id, status: { not: "pending" } } }),
+        "the webhook delivery to be settled",
+      );
+      expect(delivery.status).toBe("abandoned");
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it("names APP_SECRET when a worker cannot read an endpoint's signing secret encrypted under another one", async () => {
+    for (const worker of workers) await worker.stop();
+    const receiver = await startWebhookReceiver();
+    try {
+      const accountId = await createSendingAccount(100_000_000n, "Other secret");
+      await createWebhookEndpoint({ accountId, url: `${receiver.base}/status`, events: ["message.status"], actor: "test" });
+      await startWorker({ APP_SECRET: "a-different-app-secret-than-the-api-process-has" });
+      const [id] = await send(accountId, ["+263771234579"], "Other secret");
+      await waitForFinal([id]);
+      const delivery = await waitFor(
+        () => db().webhookDelivery.findFirst({ where: { accountId, endpointId: { not: null }, attempts: { gt: 0 } } }),
+        "an attempt at the endpoint's delivery",
+      );
+      expect(delivery.status).toBe("pending");
+      expect(delivery.lastError).toMatch(/APP_SECRET/);
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await receiver.stop();
+    }
   });
 });
