@@ -39,7 +39,7 @@ export function KeywordsCard({ settings, canEdit }: { settings: KeywordSettings;
     <Card>
       <CardHeader
         title="Keywords and confirmation"
-        description={`A reply to one of your numbers that is only a keyword changes the list: ${[...STOP_KEYWORDS].join(", ")} and your stop words add the sender; ${[...START_KEYWORDS].join(", ")} and your start words remove it. Case, spaces and punctuation around the word do not matter.`}
+        description={`A reply to one of your numbers that is only a keyword changes the list: ${[...STOP_KEYWORDS].join(", ")} and your stop words add the sender; ${[...START_KEYWORDS].join(", ")} and your start words remove it. Case, spaces, punctuation and emoji around the word do not matter.`}
       />
       <CardBody>
         <form onSubmit={submitHandler(save)} {...errors.formProps} className="space-y-4" data-testid="opt-out-keywords-form">
