@@ -48,7 +48,7 @@ test("releasing an inbound number asks first, saying where replies to it go afte
     .getByRole("button", { name: `Release ${shared} (all carriers)` })
     .click();
   await expect(dialog).toContainText(`Release ${shared} on all carriers from E2E Ltd?`);
-  await expect(dialog).toContainText(`Replies to ${shared} still go over Econet to Econet Number Holder`);
+  await expect(dialog).toContainText(`Replies to ${shared} still go over Econet to Econet Number Holder, which holds it on that carrier.`);
   await expect(dialog).toContainText(`Replies to ${shared} over NetOne and Telecel then reach no account: they are stored unrouted`);
   await expect(dialog).toContainText("a STOP among them changes no opt-out list");
   await dialog.getByRole("button", { name: "Release number" }).click();
