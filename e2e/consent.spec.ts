@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { fixtures, signIn, snap } from "./fixtures";
+import { cli } from "./global-setup";
 
 // A handset no other spec writes from or sends to: the opt-out list is the shared owner account's.
 const HANDSET = "+263778800950";
@@ -82,4 +83,29 @@ test("an owner adds the account's own stop word, which a developer reads but can
   await page.goto("/dashboard/opt-outs");
   await expect(form.getByLabel("Your stop words")).toHaveValue("MIRA IMA");
   await expect(form.getByRole("button", { name: "Save keywords and replies" })).toHaveCount(0);
+});
+
+test("an owner whose account has no approved sender id is told that no confirmation can be sent", async ({ page }) => {
+  const owner = { email: `owner.${Date.now()}@no-sender.tumira.test`, password: "no sender owner password" };
+  cli([
+    ...["accounts:create", "--name", "No Sender Yet", "--currency", "USD", "--balance", "1.00"],
+    ...["--owner-email", owner.email, "--owner-password", owner.password],
+  ]);
+  await signIn(page, owner);
+  await page.goto("/dashboard/opt-outs");
+  const form = page.getByTestId("opt-out-keywords-form");
+  await expect(page.getByTestId("confirm-no-sender")).toHaveCount(0);
+  await form.getByLabel("Send a confirmation reply when a keyword changes the list").check();
+  await expect(page.getByTestId("confirm-no-sender")).toContainText("no approved sender id yet, so no confirmation can be sent");
+  await expect(page.getByTestId("confirm-no-sender").getByRole("link", { name: "Sender IDs" })).toHaveAttribute(
+    "href",
+    "/dashboard/senders",
+  );
+
+  // An account with an approved sender id is not warned.
+  await page.context().clearCookies();
+  await signIn(page, fixtures().owner);
+  await page.goto("/dashboard/opt-outs");
+  await form.getByLabel("Send a confirmation reply when a keyword changes the list").check();
+  await expect(page.getByTestId("confirm-no-sender")).toHaveCount(0);
 });

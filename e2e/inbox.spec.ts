@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { fixtures, signIn, snap } from "./fixtures";
 import { cli } from "./global-setup";
@@ -48,7 +49,7 @@ test("releasing an inbound number asks first, saying where replies to it go afte
     .getByRole("button", { name: `Release ${shared} (all carriers)` })
     .click();
   await expect(dialog).toContainText(`Release ${shared} on all carriers from E2E Ltd?`);
-  await expect(dialog).toContainText(`Replies to ${shared} still go over Econet to Econet Number Holder`);
+  await expect(dialog).toContainText(`Replies to ${shared} still go over Econet to Econet Number Holder, which holds it on that carrier.`);
   await expect(dialog).toContainText(`Replies to ${shared} over NetOne and Telecel then reach no account: they are stored unrouted`);
   await expect(dialog).toContainText("a STOP among them changes no opt-out list");
   await dialog.getByRole("button", { name: "Release number" }).click();
@@ -140,4 +141,27 @@ test("a delivered outbound message reads Delivered in its conversation, as in th
   await page.goto(`/dashboard/inbox?with=${encodeURIComponent(HANDSET)}`);
   const outbound = page.getByTestId("conversation-out").filter({ hasText: "Your order is on its way" });
   await expect(outbound.locator(".status-badge")).toHaveText("Delivered");
+});
+
+test("an admin reads a message to a number no account holds, with its text, and is pointed to where numbers are assigned", async ({
+  page,
+}) => {
+  const unassigned = "+263780000961";
+  // A handset writes to the number over the simulator's Econet bind, as `npm run smsc -- mo` does.
+  execFileSync(
+    process.execPath,
+    ["dist/smsc.js", "mo", "--from", "+263771230961", "--to", unassigned, "--message", "Is this the Harare shop?"],
+    { env: { ...process.env, HOST: "127.0.0.1", SMSC_SIMULATOR_PORT: process.env.E2E_SMSC_PORT, LOG_LEVEL: "warn" } },
+  );
+  await signIn(page, fixtures().admin);
+  await page.goto("/dashboard/inbox");
+  await page.getByTestId("unrouted-toggle").click();
+  await expect(page.getByRole("heading", { name: "Unrouted inbound messages" })).toBeVisible();
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole("row").filter({ hasText: unassigned })).toContainText("Is this the Harare shop?", { timeout: 1000 });
+  }).toPass();
+  await page.locator("main").getByRole("link", { name: "Accounts", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/admin$/);
+  await expect(page.getByTestId("assign-number-form")).toBeVisible();
 });

@@ -46,6 +46,13 @@ async function originate(args: string[]) {
     to: values.to,
     message: values.message,
     operator: values.operator,
+  }).catch((error: unknown) => {
+    // Nothing listens there: most often a simulator started on another SMSC_SIMULATOR_PORT, or none running.
+    if ((error as NodeJS.ErrnoException).code !== "ECONNREFUSED") throw error;
+    console.error(
+      `No SMSC simulator answers on ${host}:${env.SMSC_SIMULATOR_PORT}: start Tumira (npm start) or the simulator alone (npm run smsc), or set SMSC_SIMULATOR_PORT to the port it listens on.`,
+    );
+    process.exit(1);
   });
   console.log(`Sent from ${values.from} to ${values.to} through the simulator on ${host}:${env.SMSC_SIMULATOR_PORT}.`);
 }

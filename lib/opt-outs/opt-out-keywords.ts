@@ -12,16 +12,20 @@ import { sendConfirmationReply } from "./confirmation-reply";
 
 export { START_KEYWORDS, STOP_KEYWORDS } from "./keyword-lists";
 
-/** The message's text as a candidate keyword: without case, surrounding spaces and punctuation. */
+/**
+ * The message's text as a candidate keyword: without case, and without the spaces, punctuation,
+ * symbols and emoji around it, the emoji with the invisible characters that join and style them
+ * (zero-width joiner, variation selectors, keycap, tags), as in "STOP ⛔️".
+ */
 function wordOf(text: string): string {
   return text
     .trim()
-    .replace(/^[\p{P}\p{S}\s]+|[\p{P}\p{S}\s]+$/gu, "")
+    .replace(/^[\p{P}\p{S}\p{Cf}\s\u{FE00}-\u{FE0F}\u{20E3}]+|[\p{P}\p{S}\p{Cf}\s\u{FE00}-\u{FE0F}\u{20E3}]+$/gu, "")
     .toUpperCase();
 }
 
 /**
- * The keyword a message's text is, ignoring case, surrounding spaces and punctuation; null when it
+ * The keyword a message's text is, ignoring case and the spaces, punctuation and emoji around it; null when it
  * is none. The account's own keywords count beside the built-in ones.
  */
 export function optOutKeywordOf(

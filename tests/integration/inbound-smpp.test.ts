@@ -1,4 +1,5 @@
 // Inbound messages over real SMPP: the SMSC simulator originates deliver_sm to the carrier binds of
+import net from "node:net";
 // the delivery services, which store, reassemble, deduplicate and route them.
 import { execFile } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -193,6 +194,21 @@ describe("inbound messages over SMPP", () => {
     }, "the originated message");
     expect(message).toMatchObject({ from: "Acme", operator: "netone", body: "hi" });
     expect(await inboxOf(accountId, "+263780000106")).toHaveLength(1);
+  });
+
+  it("npm run smsc -- mo says when no simulator answers on SMSC_SIMULATOR_PORT", async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const result = await runSmscCommand(["mo", "--from", "+263771234567", "--to", "34567", "--message", "hi"], {
+      SMSC_SIMULATOR_PORT: String(closedPort),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`No SMSC simulator answers on 127.0.0.1:${closedPort}`);
+    expect(result.stderr).toContain("SMSC_SIMULATOR_PORT");
   });
 
   it("stores what came of a message whose other parts never come, marked incomplete, after the timeout", async () => {

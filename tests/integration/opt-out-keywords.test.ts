@@ -102,4 +102,17 @@ describe("opt-out keywords in inbound messages", () => {
       ["opt_out.removed", "keyword:START"],
     ]);
   });
+
+  it("reads STOP followed by an emoji made of several characters, sent in UCS-2", async () => {
+    const accountId = await createSendingAccount();
+    const number = "+263780000202";
+    const handset = "+263771112244";
+    await assignInboundNumber({ accountId, number, operator: null, actor: "test" });
+
+    simulator.originate({ systemId: "econet", from: handset, to: number, message: "STOP ⛔️" });
+    const stored = await waitFor(() => db().inboundMessage.findFirst({ where: { accountId, from: handset } }), "the message");
+    expect(stored).toMatchObject({ body: "STOP ⛔️", encoding: "ucs2" });
+    const added = await waitFor(() => db().optOut.findFirst({ where: { accountId, number: handset } }), "the opt-out");
+    expect(added.actor).toBe("keyword:STOP");
+  });
 });

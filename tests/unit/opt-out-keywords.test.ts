@@ -11,6 +11,12 @@ describe("opt-out keywords", () => {
     expect(optOutKeywordOf("unstop")).toEqual({ keyword: "UNSTOP", optOut: false });
   });
 
+  it("reads a keyword beside emoji, with the joiners and variation selectors that make them up", () => {
+    for (const text of ["STOP ⛔️", "Stop ❤️", "stop 🤦🏾‍♀️", "STOP\u200B"])
+      expect(optOutKeywordOf(text)).toEqual({ keyword: "STOP", optOut: true });
+    expect(optOutKeywordOf("👍 start")).toEqual({ keyword: "START", optOut: false });
+  });
+
   it("is no keyword in a sentence, a near miss or an empty message", () => {
     for (const text of ["please stop sending", "STOP IT", "stopp", "s t o p", "", "   ", "STOP\nNOW"])
       expect(optOutKeywordOf(text)).toBeNull();

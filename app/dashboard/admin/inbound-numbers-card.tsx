@@ -42,7 +42,8 @@ function afterRelease(row: NumberRowView, numbers: NumberRowView[]): string {
   const stillHeld = held.map((other) => `over ${carrierName(other.operator!)} to ${other.accountName}`);
   const unheld = operators.filter((operator) => !held.some((other) => other.operator === operator)).map(carrierName);
   return [
-    stillHeld.length > 0 && `Replies to ${row.number} still go ${joinWords(stillHeld)}, which hold it on those carriers.`,
+    stillHeld.length > 0 &&
+      `Replies to ${row.number} still go ${joinWords(stillHeld)}, ${stillHeld.length === 1 ? "which holds it on that carrier" : "which hold it on those carriers"}.`,
     unheld.length > 0 && `Replies to ${row.number} over ${joinWords(unheld)} then reach no account: ${UNROUTED}.`,
     kept,
   ]

@@ -221,9 +221,17 @@ async function PlatformInbound({ unrouted, canSeeUnrouted }: { unrouted: boolean
       <PageHeader
         title={unrouted ? "Unrouted inbound messages" : "Inbound messages"}
         description={
-          unrouted
-            ? "Messages to numbers no account holds. Assign the number to an account (npm run cli -- numbers:assign) for its next messages to reach it."
-            : "Every account's inbound traffic, newest first. Read-only; message bodies stay private."
+          unrouted ? (
+            <>
+              Messages to numbers no account holds. Assign the number to an account under <em>Inbound numbers</em> on the{" "}
+              <Link href="/dashboard/admin" className="font-medium text-brand-700 hover:underline">
+                Accounts
+              </Link>{" "}
+              page (or with npm run cli -- numbers:assign) for its next messages to reach it.
+            </>
+          ) : (
+            "Every account's inbound traffic, newest first. Read-only; message bodies stay private."
+          )
         }
         actions={
           canSeeUnrouted ? (

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
@@ -13,7 +14,16 @@ import { saveOptOutSettingsAction } from "./actions";
 export type KeywordSettings = { stopKeywords: string[]; startKeywords: string[]; confirm: boolean; stopReply: string; startReply: string };
 
 /** The account's own opt-out keywords and its confirmation replies: owners change them, developers read them. */
-export function KeywordsCard({ settings, canEdit }: { settings: KeywordSettings; canEdit: boolean }) {
+export function KeywordsCard({
+  settings,
+  canEdit,
+  hasApprovedSender,
+}: {
+  settings: KeywordSettings;
+  canEdit: boolean;
+  /** Without one, a confirmation has no sender id and is not sent (lib/opt-outs/confirmation-reply.ts). */
+  hasApprovedSender: boolean;
+}) {
   const router = useRouter();
   const notify = useToast();
   const [pending, startTransition] = useTransition();
@@ -39,7 +49,7 @@ export function KeywordsCard({ settings, canEdit }: { settings: KeywordSettings;
     <Card>
       <CardHeader
         title="Keywords and confirmation"
-        description={`A reply to one of your numbers that is only a keyword changes the list: ${[...STOP_KEYWORDS].join(", ")} and your stop words add the sender; ${[...START_KEYWORDS].join(", ")} and your start words remove it. Case, spaces and punctuation around the word do not matter.`}
+        description={`A reply to one of your numbers that is only a keyword changes the list: ${[...STOP_KEYWORDS].join(", ")} and your stop words add the sender; ${[...START_KEYWORDS].join(", ")} and your start words remove it. Case, spaces, punctuation and emoji around the word do not matter.`}
       />
       <CardBody>
         <form onSubmit={submitHandler(save)} {...errors.formProps} className="space-y-4" data-testid="opt-out-keywords-form">
@@ -88,6 +98,15 @@ export function KeywordsCard({ settings, canEdit }: { settings: KeywordSettings;
               </span>
             </span>
           </label>
+          {confirm && !hasApprovedSender && (
+            <p className="text-sm text-amber-800" role="status" data-testid="confirm-no-sender">
+              Your account has no approved sender id yet, so no confirmation can be sent: request one under{" "}
+              <Link href="/dashboard/senders" className="underline">
+                Sender IDs
+              </Link>
+              .
+            </p>
+          )}
           <div className="grid gap-4 sm:grid-cols-2">
             <Field id="stop-reply" label="Stop confirmation" hint="One SMS at most" error={errors.errorFor("stop_reply")}>
               <Textarea

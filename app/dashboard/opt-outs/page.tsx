@@ -4,6 +4,7 @@ import { listOptOutPage } from "@/lib/dashboard/list-opt-outs";
 import { PageHeader } from "@/components/ui/page-header";
 import { can } from "@/lib/auth/permissions";
 import { readOptOutSettings } from "@/lib/opt-outs/opt-out-settings";
+import { listSenders } from "@/lib/senders/list-senders";
 import { OptOutsView } from "./opt-outs-view";
 import { KeywordsCard } from "./keywords-card";
 
@@ -16,7 +17,7 @@ export default async function OptOutsPage({ searchParams }: { searchParams: Prom
     // A cursor that is not one this page gave starts the list again.
     listOptOutPage(user.accountId, null),
   );
-  const settings = await readOptOutSettings(user.accountId);
+  const [settings, senders] = await Promise.all([readOptOutSettings(user.accountId), listSenders(user.accountId)]);
   return (
     <>
       <PageHeader
@@ -25,7 +26,11 @@ export default async function OptOutsPage({ searchParams }: { searchParams: Prom
       />
       <div className="space-y-6">
         <OptOutsView rows={page.rows} nextCursor={page.nextCursor} firstPage={!cursor} changes={page.changes} />
-        <KeywordsCard settings={settings} canEdit={can(user.role, "optouts.settings")} />
+        <KeywordsCard
+          settings={settings}
+          canEdit={can(user.role, "optouts.settings")}
+          hasApprovedSender={senders.some((sender) => sender.status === "approved")}
+        />
       </div>
     </>
   );
