@@ -59,6 +59,18 @@ function acceptedPerDestination(): Map<string, number> {
   return counts;
 }
 
+/** Until the worker at `url` answers its health check. */
+function waitForHealth(url: string): Promise<boolean> {
+  return waitFor(
+    () =>
+      fetch(`${url}/api/health`).then(
+        (response) => response.ok,
+        () => false,
+      ),
+    "the worker's health check",
+  );
+}
+
 describe("worker processes", () => {
   it("stops on SIGTERM with exit code 0 and no message left claimed; the next worker finishes the rest", async () => {
     const accountId = await createSendingAccount(100_000_000n, "Graceful");
@@ -103,14 +115,7 @@ describe("worker processes", () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     await startWorker({ WORKER_HTTP_PORT: String(port) });
-    await waitFor(
-      () =>
-        fetch(`${url}/api/health`).then(
-          (response) => response.ok,
-          () => false,
-        ),
-      "the worker's health check",
-    );
+    await waitForHealth(url);
     const accountId = await createSendingAccount(100_000_000n, "Scraped");
     await send(accountId, recipients(30, 6_000_000), "Scraped");
     await waitForFinal({ accountId, count: 30 });
@@ -145,14 +150,7 @@ describe("worker processes", () => {
     });
     workers.push(worker);
     try {
-      await waitFor(
-        () =>
-          fetch(`${url}/api/health`).then(
-            (response) => response.ok,
-            () => false,
-          ),
-        "the worker's health check",
-      );
+      await waitForHealth(url);
       expect((await fetch(`${url}/metrics`)).status).toBe(403);
 
       // Accepted where loopback webhooks are allowed (this test process), posted by the worker.
