@@ -429,7 +429,7 @@ function sendProfiles(accepted: Accepted[]): { profiles: SendProfile[]; profileN
       priority: send.control.priority,
       validityPeriod: send.control.validityPeriod,
     };
-    const key = JSON.stringify(Object.values(profile));
+    const key = profileKey(profile);
     let number = numbers.get(key);
     if (number === undefined) {
       profiles.push(profile);
@@ -439,6 +439,19 @@ function sendProfiles(accepted: Accepted[]): { profiles: SendProfile[]; profileN
     return number;
   });
   return { profiles, profileNumbers };
+}
+
+/**
+ * A string only profiles with equal fields share: each text field is length-prefixed, so no field's
+ * content can run into the next. Built for every send, so it avoids JSON.stringify's cost.
+ */
+function profileKey(profile: SendProfile): string {
+  const { accountId, apiKeyId, userId, actor, currency, test, senderId, webhookUrl, priority, validityPeriod } = profile;
+  return `${keyField(accountId)}${keyField(apiKeyId)}${keyField(userId)}${keyField(actor)}${keyField(currency)}${keyField(senderId)}${keyField(webhookUrl)}${keyField(priority)}${test ? 1 : 0}${validityPeriod ?? "-"}`;
+}
+
+function keyField(value: string | null): string {
+  return value === null ? "-" : `${value.length}:${value}`;
 }
 
 export function postgresKeyStore(): KeyStore {
