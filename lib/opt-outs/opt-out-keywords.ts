@@ -15,10 +15,12 @@ export { START_KEYWORDS, STOP_KEYWORDS } from "./keyword-lists";
 /**
  * The message's text as a candidate keyword: without case, and without the spaces, punctuation,
  * symbols and emoji around it, the emoji with the invisible characters that join and style them
- * (zero-width joiner, variation selectors, keycap, tags), as in "STOP ⛔️".
+ * (zero-width joiner, variation selectors, keycap, tags), as in "STOP ⛔️". Compatibility forms
+ * read as the letters they stand for (NFKC): a handset's full-width "ＳＴＯＰ" is STOP.
  */
 function wordOf(text: string): string {
   return text
+    .normalize("NFKC")
     .trim()
     .replace(/^[\p{P}\p{S}\p{Cf}\s\u{FE00}-\u{FE0F}\u{20E3}]+|[\p{P}\p{S}\p{Cf}\s\u{FE00}-\u{FE0F}\u{20E3}]+$/gu, "")
     .toUpperCase();

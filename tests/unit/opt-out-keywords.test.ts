@@ -17,6 +17,12 @@ describe("opt-out keywords", () => {
     expect(optOutKeywordOf("👍 start")).toEqual({ keyword: "START", optOut: false });
   });
 
+  it("reads full-width and other compatibility letters as the keyword they spell", () => {
+    for (const text of ["ＳＴＯＰ", "ｓｔｏｐ", "𝐒𝐓𝐎𝐏", "ＳＴＯＰ！"])
+      expect(optOutKeywordOf(text)).toEqual({ keyword: "STOP", optOut: true });
+    expect(optOutKeywordOf("ＳＴＡＲＴ")).toEqual({ keyword: "START", optOut: false });
+  });
+
   it("is no keyword in a sentence, a near miss or an empty message", () => {
     for (const text of ["please stop sending", "STOP IT", "stopp", "s t o p", "", "   ", "STOP\nNOW"])
       expect(optOutKeywordOf(text)).toBeNull();
