@@ -8,6 +8,7 @@ import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { closeDatabase } from "@/lib/db/client";
 import { prepareDatabase } from "@/lib/setup/prepare-database";
+import { warnOnAppSecretMismatch } from "@/lib/setup/check-app-secret";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
 import { stopBackgroundServices } from "@/lib/delivery/background-services";
 import { stopOnSignals } from "@/lib/server/start-server";
@@ -16,6 +17,7 @@ import { serveHttp } from "@/lib/server/http-server";
 async function main() {
   const env = getEnv();
   await prepareDatabase();
+  await warnOnAppSecretMismatch();
   const services = await startDeliveryServices({ dispatcher: true, simulator: env.SMSC_SIMULATOR === "on" });
   const http =
     env.WORKER_HTTP_PORT === undefined ? null : await serveHttp({ dashboard: false, systemOnly: true, port: env.WORKER_HTTP_PORT });

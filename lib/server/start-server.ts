@@ -7,6 +7,7 @@ import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { prepareDatabase } from "@/lib/setup/prepare-database";
+import { warnOnAppSecretMismatch } from "@/lib/setup/check-app-secret";
 import { serveHttp, type HttpServing, type ServeOptions } from "./http-server";
 import { stopBackgroundServices, type BackgroundService } from "@/lib/delivery/background-services";
 import { startDeliveryServices } from "@/lib/delivery/start-delivery-services";
@@ -19,6 +20,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const processes = options.dev ? 1 : env.HTTP_PROCESSES;
   const { applied } = await prepareDatabase();
   if (applied.length > 0) logger.info({ applied }, "migrations applied");
+  await warnOnAppSecretMismatch();
 
   const services: BackgroundService[] = await startDeliveryServices({
     dispatcher: env.RUN_DISPATCHER,

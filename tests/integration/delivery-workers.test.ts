@@ -1,7 +1,8 @@
 // Worker processes (`npm run worker`): two on one PostgreSQL share the queue without ever
 // submitting a message twice; a worker stopped with SIGTERM exits 0 leaving no message claimed; a
 // worker's own HTTP answers its health check and metrics only; `npm run worker` without NODE_ENV runs
-// as production, as `npm start` does; a worker whose APP_SECRET is not the API's says so.
+// as production, as `npm start` does; a worker whose APP_SECRET is not the API's says so at start
+// and on every webhook attempt.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { STATUS } from "@/lib/smpp/command-status";
@@ -174,7 +175,11 @@ describe("worker processes", () => {
     try {
       const accountId = await createSendingAccount(100_000_000n, "Other secret");
       await createWebhookEndpoint({ accountId, url: `${receiver.base}/status`, events: ["message.status"], actor: "test" });
-      await startWorker({ APP_SECRET: "a-different-app-secret-than-the-api-process-has" });
+      const worker = await startWorker({ APP_SECRET: "a-different-app-secret-than-the-api-process-has" });
+      await waitFor(
+        async () => /APP_SECRET cannot decrypt the stored webhook signing secrets/.test(worker.output()),
+        "the worker's warning at start",
+      );
       const [id] = await send(accountId, ["+263771234579"], "Other secret");
       await waitForFinal([id]);
       const delivery = await waitFor(
