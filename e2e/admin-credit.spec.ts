@@ -8,6 +8,9 @@ test("an admin's credit repeats the amount before it is made, is bounded, and is
   await page.goto("/dashboard/admin");
   const row = page.locator('[data-testid="account-row"][data-account-name="Credit Review Ltd"]');
   const before = (await row.getByTestId("account-balance").textContent()) ?? "";
+  // The opening balance the CLI credited names its actor as the audit log does.
+  const opening = page.locator('[data-testid="credit-row"][data-account-name="Credit Review Ltd"]').filter({ hasText: "opening balance" });
+  await expect(opening).toContainText("the CLI");
   await row.getByRole("button", { name: "Credit Credit Review Ltd" }).click();
   const dialog = page.getByTestId("credit-dialog");
 

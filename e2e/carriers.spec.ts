@@ -34,7 +34,7 @@ test("an admin watches the carriers' binds and their roles, and pauses and resum
   );
   await snap(page, "carriers");
 
-  await telecel.getByRole("button", { name: "Pause telecel" }).click();
+  await telecel.getByRole("button", { name: "Pause Telecel", exact: true }).click();
   const pauseDialog = page.getByTestId("pause-dialog");
   await pauseDialog.getByLabel("Reason").fill("no");
   await pauseDialog.getByRole("button", { name: "Pause carrier" }).click();
@@ -76,7 +76,7 @@ test("an admin watches the carriers' binds and their roles, and pauses and resum
   await expect(page.getByTestId("carrier-alert")).toContainText("Telecel is paused: Telecel SMSC upgrade tonight");
   await page.getByTestId("carrier-alert").getByRole("link", { name: "Carriers" }).click();
 
-  await telecel.getByRole("button", { name: "Resume telecel" }).click();
+  await telecel.getByRole("button", { name: "Resume Telecel", exact: true }).click();
   const resumeDialog = page.getByTestId("resume-dialog");
   await expect(resumeDialog).toContainText("Telecel SMSC upgrade tonight");
   await resumeDialog.getByRole("button", { name: "Resume carrier" }).click();

@@ -21,6 +21,7 @@ test("support finds another account's message by id, read-only, and cannot send"
   await expect(page.getByTestId("message-account")).toContainText(otherAccount.name);
   await expect(page.getByText("Your parcel is ready for collection")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Redeliver" })).toHaveCount(0);
+  await expect(page.getByText("The send that made this message set no webhook URL.", { exact: false })).toBeVisible();
 
   // The same search by the recipient's number in another format.
   await page.goto(`/dashboard/support?q=${encodeURIComponent("0772 000 111")}`);
@@ -65,8 +66,13 @@ test("support looks up a sender id within dates and sees the owners to contact, 
   }
 
   // A day before the message: nothing; dates alone are refused, named.
-  await page.goto(`/dashboard/support?sender=OTHER&until=2020-01-01`);
+  await page.goto(`/dashboard/support?sender=other&until=2020-01-01`);
   await expect(page.getByTestId("lookup-row")).toHaveCount(0);
+  // What to check next, as the lookup reads values: a sender id in any case, a number in any form.
+  await expect(page.getByText("No message found")).toBeVisible();
+  await expect(
+    page.getByText(/\(any case, any way the number is written finds the same\); the dates, when set, are UTC days/),
+  ).toBeVisible();
   await page.goto(`/dashboard/support?since=${today}`);
   await expect(page.getByTestId("filter-problems")).toContainText("add a message id, a phone number or a sender id");
 });

@@ -4,6 +4,7 @@
 // live messages show together, each with its mode (test: it came through the sandbox).
 import { db } from "@/lib/db/client";
 import { inboundAddress } from "@/lib/inbound/inbound-numbers";
+import { decodeCursor, encodeCursor } from "./list-messages";
 
 export type ConversationRow = { number: string; messages: number; lastAt: Date; lastBody: string; lastTo: string; lastMode: string };
 
@@ -115,12 +116,26 @@ export type PlatformInboundRow = {
   body: string | null;
 };
 
-/** Recent inbound messages of every account (no bodies), or the unrouted ones with their bodies. */
-export async function listPlatformInbound(options: { unrouted: boolean; limit?: number }): Promise<PlatformInboundRow[]> {
+export const PLATFORM_INBOUND_PAGE_SIZE = 200;
+
+export type PlatformInboundPage = { rows: PlatformInboundRow[]; nextCursor: string | null };
+
+/**
+ * A page of every account's inbound messages (no bodies), or of the unrouted ones with their
+ * bodies, newest first, keyset on (receivedAt, id): following nextCursor reaches the last one.
+ */
+export async function listPlatformInbound(options: { unrouted: boolean; cursor?: string; limit?: number }): Promise<PlatformInboundPage> {
+  const limit = options.limit ?? PLATFORM_INBOUND_PAGE_SIZE;
+  const cursor = decodeCursor(options.cursor);
   const rows = await db().inboundMessage.findMany({
-    where: options.unrouted ? { accountId: null } : {},
+    where: {
+      AND: [
+        options.unrouted ? { accountId: null } : {},
+        cursor ? { OR: [{ receivedAt: { lt: cursor.createdAt } }, { receivedAt: cursor.createdAt, id: { lt: cursor.id } }] } : {},
+      ],
+    },
     orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
-    take: options.limit ?? 200,
+    take: limit + 1,
     select: {
       id: true,
       accountId: true,
@@ -135,20 +150,25 @@ export async function listPlatformInbound(options: { unrouted: boolean; limit?: 
       body: options.unrouted,
     },
   });
-  const accountIds = [...new Set(rows.map((row) => row.accountId).filter((id): id is string => id !== null))];
+  const page = rows.slice(0, limit);
+  const accountIds = [...new Set(page.map((row) => row.accountId).filter((id): id is string => id !== null))];
   const accounts = await db().account.findMany({ where: { id: { in: accountIds } }, select: { id: true, name: true } });
   const names = new Map(accounts.map((account) => [account.id, account.name]));
-  return rows.map((row) => ({
-    id: row.id,
-    accountName: row.accountId ? (names.get(row.accountId) ?? row.accountId) : null,
-    from: row.from,
-    to: row.to,
-    operator: row.operator,
-    encoding: row.encoding,
-    segments: row.segments,
-    complete: row.complete,
-    receivedAt: row.receivedAt,
-    mode: row.mode,
-    body: options.unrouted ? ((row as { body?: string }).body ?? "") : null,
-  }));
+  const last = page[page.length - 1];
+  return {
+    rows: page.map((row) => ({
+      id: row.id,
+      accountName: row.accountId ? (names.get(row.accountId) ?? row.accountId) : null,
+      from: row.from,
+      to: row.to,
+      operator: row.operator,
+      encoding: row.encoding,
+      segments: row.segments,
+      complete: row.complete,
+      receivedAt: row.receivedAt,
+      mode: row.mode,
+      body: options.unrouted ? ((row as { body?: string }).body ?? "") : null,
+    })),
+    nextCursor: rows.length > limit ? encodeCursor(last.receivedAt, last.id) : null,
+  };
 }

@@ -49,6 +49,11 @@ export async function assignInboundNumber(input: {
 }): Promise<InboundNumberRow> {
   const number = normalizeInboundNumber(input.number);
   if (!number) throw notANumber(input.number);
+  // Nothing ties the row to an account in the schema: an unknown id would take the number's replies
+  // to no inbox and out of the unrouted list alike.
+  if (!(await db().account.findUnique({ where: { id: input.accountId }, select: { id: true } }))) {
+    throw AppError.notFound("Account");
+  }
   const scope = input.operator ?? ALL_CARRIERS;
   const held = await db().inboundNumber.findUnique({ where: { number_scope: { number, scope } } });
   if (held) {

@@ -10,7 +10,7 @@ export type CreditRow = {
   currency: string;
   amount: bigint;
   reason: string;
-  /** The crediting user's email, or the raw actor ("cli", "system"). */
+  /** As stored ("user:<id>", "cli", "system"); the dashboard names it as the audit log does. */
   actor: string;
   createdAt: Date;
   reversed: boolean;
@@ -30,10 +30,9 @@ const CREDIT_ROW = {
 export async function listRecentCredits(limit = 20): Promise<CreditRow[]> {
   const rows = await sql().all(
     `SELECT l."id", l."accountId", a."name" AS "accountName", a."currency", l."amount", l."reason",
-            COALESCE(u."email", l."actor") AS "actor", l."createdAt"
+            l."actor", l."createdAt"
        FROM "LedgerEntry" l
        JOIN "Account" a ON a."id" = l."accountId"
-       LEFT JOIN "User" u ON l."actor" = 'user:' || u."id"
       WHERE l."kind" = 'credit'
       ORDER BY l."id" DESC
       LIMIT ?`,

@@ -1,5 +1,5 @@
-// Releasing inbound numbers: by number (the CLI), or one assignment by its id as the admin saw it
-// (the dashboard), which never releases an assignment made since.
+// Assigning inbound numbers to accounts that exist; releasing them by number (the CLI), or one
+// assignment by its id as the admin saw it (the dashboard), which never releases an assignment made since.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -10,6 +10,19 @@ import { createSendingAccount } from "../helpers/delivery";
 useTestDatabase();
 
 const released = (targetId: string) => db().auditEvent.count({ where: { action: "number.released", targetId } });
+
+describe("assigning inbound numbers", () => {
+  it("refuses an account id no account has, storing and auditing nothing", async () => {
+    const missing = "00000000-0000-4000-8000-000000000000";
+    const refusal = await assignInboundNumber({ accountId: missing, number: "12345", operator: null, actor: "test" }).catch(
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(AppError);
+    expect((refusal as AppError).code).toBe("NOT_FOUND");
+    expect(await db().inboundNumber.count({ where: { number: "12345" } })).toBe(0);
+    expect(await db().auditEvent.count({ where: { action: "number.assigned" } })).toBe(0);
+  });
+});
 
 describe("releasing inbound numbers", () => {
   it("releases the assignment seen, and refuses once the number was released and assigned to another account since", async () => {

@@ -80,12 +80,54 @@ describe("inbox", () => {
 
   it("gives the platform metadata without bodies, and admins the unrouted messages with theirs", async () => {
     await receive("263771000020", "263789000001", "lost message", new Date());
-    const all = await listPlatformInbound({ unrouted: false });
+    const { rows: all } = await listPlatformInbound({ unrouted: false });
     expect(all.length).toBeGreaterThan(0);
     expect(all.every((row) => row.body === null)).toBe(true);
-    const unrouted = await listPlatformInbound({ unrouted: true });
+    const { rows: unrouted } = await listPlatformInbound({ unrouted: true });
     expect(unrouted.map((row) => [row.accountName, row.body])).toContainEqual([null, "lost message"]);
     expect(unrouted.every((row) => row.accountName === null)).toBe(true);
+  });
+
+  it("pages the platform's inbound messages newest first to the last one, none skipped or repeated, unrouted ones apart", async () => {
+    const accountId = await createSendingAccount(1_000_000n, "Pages");
+    await assignInboundNumber({ accountId, number: "24690", operator: null, actor: "test" });
+    const at = Date.parse("2031-01-01T00:00:00Z");
+    // Two at the same instant: the id orders them, and a page boundary between them loses neither.
+    for (const [offset, to] of [
+      [0, "24690"],
+      [1000, "263789000091"],
+      [1000, "24690"],
+      [2000, "263789000092"],
+      [3000, "24690"],
+    ] as const) {
+      await receive("263771000090", to, `at ${offset}`, new Date(at + offset));
+    }
+    const walk = async (unrouted: boolean) => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listPlatformInbound({ unrouted, cursor, limit: 2 });
+        expect(page.rows.length).toBeLessThanOrEqual(2);
+        seen.push(...page.rows.filter((row) => row.receivedAt.getTime() >= at).map((row) => row.id));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return seen;
+    };
+    const ordered = (where: object) =>
+      db()
+        .inboundMessage.findMany({
+          where: { receivedAt: { gte: new Date(at) }, ...where },
+          orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
+        })
+        .then((rows) => rows.map((row) => row.id));
+    expect(await walk(false)).toEqual(await ordered({}));
+    expect(await walk(false)).toHaveLength(5);
+    expect(await walk(true)).toEqual(await ordered({ accountId: null }));
+    expect(await walk(true)).toHaveLength(2);
+    // A cursor the page did not give starts again from the first page.
+    expect((await listPlatformInbound({ unrouted: false, cursor: "not a cursor", limit: 2 })).rows).toEqual(
+      (await listPlatformInbound({ unrouted: false, limit: 2 })).rows,
+    );
   });
 
   it("keeps each message's mode: a test bind's messages, whole or in parts, are test and show beside live ones", async () => {
@@ -119,7 +161,7 @@ describe("inbox", () => {
     ]);
     const conversations = await listConversations(accountId);
     expect(conversations.find((row) => row.number === "+263771000030")).toMatchObject({ messages: 2, lastMode: "test" });
-    const platform = await listPlatformInbound({ unrouted: false });
+    const { rows: platform } = await listPlatformInbound({ unrouted: false });
     expect(platform.filter((row) => row.from === "+263771000030").map((row) => row.mode)).toEqual(["test", "live"]);
   });
 });

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { requirePagePermission } from "@/lib/auth/require-permission";
 import { listAccounts, listPendingSenders } from "@/lib/dashboard/list-accounts";
 import { listRecentCredits } from "@/lib/ledger/list-credits";
+import { describeActors } from "@/lib/dashboard/list-audit-events";
 import { PageHeader } from "@/components/ui/page-header";
 import { listAllInboundNumbers } from "@/lib/inbound/inbound-numbers";
 import { AdminView } from "./admin-view";
@@ -17,6 +18,7 @@ export default async function AdminPage() {
     listRecentCredits(),
     listAllInboundNumbers(),
   ]);
+  const actors = await describeActors(credits.map((credit) => credit.actor));
   return (
     <>
       <PageHeader
@@ -33,7 +35,12 @@ export default async function AdminPage() {
           createdAt: account.createdAt.toISOString(),
         }))}
         pending={pending.map((sender) => ({ ...sender, createdAt: sender.createdAt.toISOString() }))}
-        credits={credits.map((credit) => ({ ...credit, amount: credit.amount.toString(), createdAt: credit.createdAt.toISOString() }))}
+        credits={credits.map((credit) => ({
+          ...credit,
+          actor: actors.get(credit.actor) ?? credit.actor,
+          amount: credit.amount.toString(),
+          createdAt: credit.createdAt.toISOString(),
+        }))}
       />
       <InboundNumbersCard
         accounts={accounts.map((account) => ({ id: account.id, name: account.name }))}

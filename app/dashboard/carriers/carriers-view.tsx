@@ -289,7 +289,12 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
             canManage
               ? (carrier) =>
                   carrier.paused ? (
-                    <Button size="sm" variant="secondary" onClick={() => setResuming(carrier)} aria-label={`Resume ${carrier.operator}`}>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      onClick={() => setResuming(carrier)}
+                      aria-label={`Resume ${carrierName(carrier.operator)}`}
+                    >
                       Resume
                     </Button>
                   ) : (
@@ -300,7 +305,7 @@ export function CarriersView({ initial, canManage }: { initial: CarrierRow[]; ca
                         errors.setFields(undefined);
                         setPausing(carrier);
                       }}
-                      aria-label={`Pause ${carrier.operator}`}
+                      aria-label={`Pause ${carrierName(carrier.operator)}`}
                     >
                       Pause
                     </Button>

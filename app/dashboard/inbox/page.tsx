@@ -11,6 +11,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
+import { withParams } from "@/components/ui/filter-form";
 import { MessageStatus } from "@/components/status-badge";
 import { Time } from "@/components/time";
 import { SimulateReplyForm } from "./simulate-reply-form";
@@ -24,7 +25,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
   const params = paramsOf(await searchParams);
   if (user.accountId && can(user.role, "inbound.view")) return <AccountInbox accountId={user.accountId} number={params.with} />;
   const unrouted = params.unrouted === "1" && can(user.role, "inbound.unrouted");
-  return <PlatformInbound unrouted={unrouted} canSeeUnrouted={can(user.role, "inbound.unrouted")} />;
+  return <PlatformInbound unrouted={unrouted} canSeeUnrouted={can(user.role, "inbound.unrouted")} params={params} />;
 }
 
 /** The carriers on which a number's messages reach the account. */
@@ -214,8 +215,17 @@ function platformColumns(unrouted: boolean): Column<PlatformInboundRow>[] {
   ];
 }
 
-async function PlatformInbound({ unrouted, canSeeUnrouted }: { unrouted: boolean; canSeeUnrouted: boolean }) {
-  const rows = await listPlatformInbound({ unrouted });
+async function PlatformInbound({
+  unrouted,
+  canSeeUnrouted,
+  params,
+}: {
+  unrouted: boolean;
+  canSeeUnrouted: boolean;
+  params: Record<string, string | undefined>;
+}) {
+  // A cursor this page did not give reads as the first page.
+  const { rows, nextCursor } = await listPlatformInbound({ unrouted, cursor: params.cursor });
   return (
     <>
       <PageHeader
@@ -251,7 +261,17 @@ async function PlatformInbound({ unrouted, canSeeUnrouted }: { unrouted: boolean
           rows={rows}
           rowKey={(row) => row.id}
           rowAttributes={() => ({ "data-testid": "inbound-row" })}
-          empty={<EmptyState title="No inbound messages" description="Messages carriers deliver to Tumira's numbers show here." />}
+          empty={
+            unrouted ? (
+              <EmptyState title="No unrouted messages" description="Every inbound message so far reached the account holding its number." />
+            ) : (
+              <EmptyState title="No inbound messages" description="Messages carriers deliver to Tumira's numbers show here." />
+            )
+          }
+          pagination={{
+            firstHref: params.cursor ? withParams("/dashboard/inbox", params, { cursor: undefined }) : undefined,
+            nextHref: nextCursor ? withParams("/dashboard/inbox", params, { cursor: nextCursor }) : undefined,
+          }}
         />
       </Card>
     </>

@@ -117,7 +117,7 @@ export default async function SupportPage({ searchParams }: { searchParams: Prom
               <EmptyState
                 icon="inbox"
                 title="No message found"
-                description="Check the id or the sender id (as sent, with its case), or try the number in another format (+263…, 0…)."
+                description="No account has a message matching all of these. Check the id, the number and the sender id (any case, any way the number is written finds the same); the dates, when set, are UTC days."
               />
             )
           }

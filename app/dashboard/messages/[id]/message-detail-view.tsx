@@ -253,7 +253,19 @@ export function MessageDetailView({
               <EmptyState
                 icon="webhook"
                 title="No webhook deliveries"
-                description="Set a webhook URL on a bulk send to receive this message's status changes."
+                description={
+                  platformView ? (
+                    "The send that made this message set no webhook URL. Deliveries to the account's webhook endpoints are not listed here."
+                  ) : (
+                    <>
+                      The send that made this message set no webhook URL. Deliveries to the account&apos;s endpoints are on the{" "}
+                      <Link href="/dashboard/webhooks" className="font-medium text-brand-700 hover:underline">
+                        Webhooks
+                      </Link>{" "}
+                      page.
+                    </>
+                  )
+                }
               />
             ) : (
               <ul className="divide-y divide-slate-100">
