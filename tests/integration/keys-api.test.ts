@@ -177,9 +177,11 @@ describe("DELETE /api/v1/api-tokens/:id", () => {
   });
 
   it.each(["not-a-uuid", "123", "00000000-0000-0000-0000-00000000000g", "%E0%A4%A"])(
-    "400 BAD_REQUEST for the non-UUID id %s",
+    "400 BAD_REQUEST naming `id` for the non-UUID id %s",
     async (id) => {
-      expectKitError(await api("DELETE", `/api/v1/api-tokens/${id}`, { token: acme.token }), 400, "BAD_REQUEST");
+      const call = await api("DELETE", `/api/v1/api-tokens/${id}`, { token: acme.token });
+      expectKitError(call, 400, "BAD_REQUEST");
+      expect(call.body.error.validation_errors).toEqual([{ field: "id", description: "must be a UUID" }]);
     },
   );
 
