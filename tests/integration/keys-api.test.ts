@@ -207,6 +207,18 @@ describe("authentication", () => {
     expect(call.headers.get("ratelimit-limit")).toBeNull();
   });
 
+  it.each(endpoints)(
+    "%s %s with the scheme and no key (Bearer $KEY, $KEY unset): the same missing-authentication 401",
+    async (method, path) => {
+      for (const authorization of ["Bearer", "bearer", "Bearer  "]) {
+        const call = await api(method, path, { headers: { authorization }, ...(method === "POST" ? { body: { name: "x" } } : {}) });
+        expectKitError(call, 401, "UNAUTHORIZED");
+        expect(call.body.message).toBe(MISSING_AUTHENTICATION);
+        expect(call.body.error.description).toBe(MISSING_AUTHENTICATION);
+      }
+    },
+  );
+
   it("refuses malformed, unknown, wrongly-schemed and tampered keys with 401, creating nothing", async () => {
     const before = await db().apiKey.count();
     const last = acme.token.at(-1) === "a" ? "b" : "a";
@@ -216,7 +228,6 @@ describe("authentication", () => {
       `Bearer ${acme.token.replace("tmr_live_", "tmr_test_")}`, // mode swapped: checksum fails
       `Bearer ${unknownButWellFormed}`,
       `Basic ${Buffer.from(`user:${acme.token}`).toString("base64")}`,
-      `Bearer`,
       `Bearer ${acme.token} extra`,
       acme.token,
       `Bearer ${"x".repeat(4000)}`,
