@@ -9,6 +9,7 @@ import { recipientQuerySchema } from "@/lib/messages/msisdn";
 import { searchMessages, type MessageSearch } from "@/lib/messages/search-messages";
 import { isCancellable } from "@/lib/messages/cancel-messages";
 import { FAILURE_REASON_FILTERS } from "@/lib/messages/vocabulary";
+import { SENDER_NAME_MAX_LENGTH } from "@/lib/senders/sender-name";
 import type { Role } from "@/lib/users/roles";
 import type { FieldError } from "@/lib/errors";
 import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
@@ -58,7 +59,7 @@ const messageFilterFields = {
   bulk: z.uuid("use the bulk send's full id"),
   delivered: z.enum(["yes", "no"], "choose yes or not yet"),
   id: messageIdParam,
-  sender: z.string().trim().max(15, "at most 15 characters"),
+  sender: z.string().trim().max(SENDER_NAME_MAX_LENGTH, `at most ${SENDER_NAME_MAX_LENGTH} characters`),
   reason: z.enum(
     FAILURE_REASON_FILTERS.map((reason) => reason.value),
     "choose one of the listed reasons",

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/sqlite";
 import { parseMsisdn } from "@/lib/messages/msisdn";
-import { senderNameKey } from "@/lib/senders/sender-name";
+import { SENDER_NAME_MAX_LENGTH, senderNameKey } from "@/lib/senders/sender-name";
 import type { FieldError } from "@/lib/errors";
 import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
 import { decodeCursor, encodeCursor, messageIdParam, messageIdWhere } from "./list-messages";
@@ -29,7 +29,7 @@ const lookupFields = {
     .min(3, "type a message id, at least 3 of its characters, or a phone number")
     .max(64, "at most 64 characters")
     .refine((text) => idOrPhoneWhere(text) !== null, "not a message id or a phone number"),
-  sender: z.string().trim().min(1).max(15, "at most 15 characters"),
+  sender: z.string().trim().min(1).max(SENDER_NAME_MAX_LENGTH, `at most ${SENDER_NAME_MAX_LENGTH} characters`),
   since: dayParam,
   until: dayParam,
   cursor: z

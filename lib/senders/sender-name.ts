@@ -3,6 +3,9 @@ import { z } from "zod";
 /** The rule of a sender id in words, as the request form's hint gives it: exactly what the pattern below accepts. */
 export const SENDER_NAME_RULE = "1-11 letters, digits, spaces or . _ & -, or a number of 3-15 digits (a leading + allowed)";
 
+/** The longest sender id the rule accepts: a number of 15 digits with its leading +. */
+export const SENDER_NAME_MAX_LENGTH = 16;
+
 /** GSM alphanumeric originators are at most 11 characters; numeric ones up to 15 digits. */
 export const senderNameSchema = z
   .string()

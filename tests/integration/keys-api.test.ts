@@ -177,9 +177,11 @@ describe("DELETE /api/v1/api-tokens/:id", () => {
   });
 
   it.each(["not-a-uuid", "123", "00000000-0000-0000-0000-00000000000g", "%E0%A4%A"])(
-    "400 BAD_REQUEST for the non-UUID id %s",
+    "400 BAD_REQUEST naming `id` for the non-UUID id %s",
     async (id) => {
-      expectKitError(await api("DELETE", `/api/v1/api-tokens/${id}`, { token: acme.token }), 400, "BAD_REQUEST");
+      const call = await api("DELETE", `/api/v1/api-tokens/${id}`, { token: acme.token });
+      expectKitError(call, 400, "BAD_REQUEST");
+      expect(call.body.error.validation_errors).toEqual([{ field: "id", description: "must be a UUID" }]);
     },
   );
 
@@ -205,6 +207,18 @@ describe("authentication", () => {
     expect(call.headers.get("ratelimit-limit")).toBeNull();
   });
 
+  it.each(endpoints)(
+    "%s %s with the scheme and no key (Bearer $KEY, $KEY unset): the same missing-authentication 401",
+    async (method, path) => {
+      for (const authorization of ["Bearer", "bearer", "Bearer  "]) {
+        const call = await api(method, path, { headers: { authorization }, ...(method === "POST" ? { body: { name: "x" } } : {}) });
+        expectKitError(call, 401, "UNAUTHORIZED");
+        expect(call.body.message).toBe(MISSING_AUTHENTICATION);
+        expect(call.body.error.description).toBe(MISSING_AUTHENTICATION);
+      }
+    },
+  );
+
   it("refuses malformed, unknown, wrongly-schemed and tampered keys with 401, creating nothing", async () => {
     const before = await db().apiKey.count();
     const last = acme.token.at(-1) === "a" ? "b" : "a";
@@ -214,7 +228,6 @@ describe("authentication", () => {
       `Bearer ${acme.token.replace("tmr_live_", "tmr_test_")}`, // mode swapped: checksum fails
       `Bearer ${unknownButWellFormed}`,
       `Basic ${Buffer.from(`user:${acme.token}`).toString("base64")}`,
-      `Bearer`,
       `Bearer ${acme.token} extra`,
       acme.token,
       `Bearer ${"x".repeat(4000)}`,

@@ -178,7 +178,7 @@ describe("GET /api/v1/sms", () => {
     ["limit=-1", "limit"],
     ["cursor=not-a-cursor", "cursor"],
     [`cursor=${Buffer.from("2026-01-01T00:00:00.000Z|x").toString("base64url")}`, "cursor"],
-    ["from=ABCDEFGHIJKLMNOP", "from"],
+    ["from=ABCDEFGHIJKLMNOPQ", "from"],
     ["created_after=2026-03-01", "created_after"],
     ["limit=10&limit=20", "limit"],
     ["from=", "from"],
@@ -192,6 +192,22 @@ describe("GET /api/v1/sms", () => {
     const call = await api("GET", `/api/v1/sms?${query}`, { token: acme.token });
     expectLegacyError(call, 400, "ERR_BAD_REQUEST");
     expect(call.body.error.validation_errors).toEqual([{ field, description: expect.any(String) }]);
+  });
+
+  it("filters by the longest sender id an account can have, a + and 15 digits, in the list, the export and the dashboard", async () => {
+    const sender = "+263771234567890";
+    const numeric = await seedAccount({ name: "Numeric", senders: [sender] });
+    const id = await sendOne(numeric.token, RECIPIENTS[0], sender, "from a long number");
+    const query = `from=${encodeURIComponent(sender)}`;
+    const listed = await api("GET", `/api/v1/sms?${query}`, { token: numeric.token });
+    expect(listed.status).toBe(200);
+    expect(ids(listed.body.data)).toEqual([id]);
+    const exported = await api("GET", `/api/v1/sms/export?${query}`, { token: numeric.token });
+    expect(exported.status).toBe(200);
+    expect(parseCsv(exported.text).map((row) => row[0])).toEqual(["id", id]);
+    const { filters, problems } = parseMessageFilters({ sender }, "owner");
+    expect(problems).toEqual([]);
+    expect(ids((await listMessages(numeric.accountId, filters, "live")).rows)).toEqual([id]);
   });
 
   it("says to encode the + of a time's offset when a query string turned it into a space", async () => {

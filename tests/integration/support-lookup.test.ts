@@ -110,6 +110,17 @@ describe("support lookup", () => {
     expect((await everyPage({ q: clinicTarget.id, sender: "shop" })).map((row) => row.id)).toEqual([clinicTarget.id]);
   });
 
+  it("finds the longest sender id an account can have, a + and 15 digits", async () => {
+    const sender = "+263771234567890";
+    const numbers = (
+      await createAccount({ name: "Numbers", currency: "USD", openingBalance: 10_000_000n, senders: [sender], actor: "test" })
+    ).id;
+    await sendOn(numbers, sender, "2026-03-03", 2);
+    const rows = await everyPage({ sender });
+    expect(rows.map((row) => row.id).sort()).toEqual(expected((row) => row.senderId === sender).sort());
+    expect(rows).toHaveLength(2);
+  });
+
   it("narrows a sender id to a date range (UTC days, both ends included)", async () => {
     const day2 = await everyPage({ sender: "SHOP", since: "2026-03-02", until: "2026-03-02" });
     expect(day2.map((row) => row.id).sort()).toEqual(expected((row) => row.senderId === "SHOP" && row.day === "2026-03-02").sort());
@@ -147,7 +158,7 @@ describe("support lookup", () => {
   it("names refused values and searches nothing without an id, a number or a sender id", async () => {
     expect(parseLookupFilters({ q: "zz" }).problems.map((problem) => problem.field)).toEqual(["q"]);
     expect(parseLookupFilters({ q: "not an id!" }).problems.map((problem) => problem.field)).toEqual(["q"]);
-    expect(parseLookupFilters({ sender: "S".repeat(16) }).problems.map((problem) => problem.field)).toEqual(["sender"]);
+    expect(parseLookupFilters({ sender: "S".repeat(17) }).problems.map((problem) => problem.field)).toEqual(["sender"]);
     expect(parseLookupFilters({ sender: "SHOP", since: "2026-13-01" }).problems.map((problem) => problem.field)).toEqual(["since"]);
     expect(parseLookupFilters({ sender: "SHOP", cursor: "garbage" }).problems.map((problem) => problem.field)).toEqual(["cursor"]);
     const onlyDates = parseLookupFilters({ since: "2026-03-01" });

@@ -107,6 +107,7 @@ describe("authenticateApiKey before the database", () => {
     const token = generateToken("live");
     expect(await refusal(null)).toMatch(/^UNAUTHORIZED: Missing authentication/);
     expect(await refusal("   ")).toMatch(/^UNAUTHORIZED: Missing authentication/);
+    expect(await refusal("Bearer")).toMatch(/^UNAUTHORIZED: Missing authentication/);
     expect(await refusal(`Basic ${token}`)).toMatch(/^UNAUTHORIZED: The Authorization header must be/);
     expect(await refusal(`Bearer ${token.slice(0, -1)}${token.endsWith("0") ? "1" : "0"}`)).toBe("UNAUTHORIZED: The API key is malformed");
     expect(await refusal(`Bearer tmr_live_${"a".repeat(38)}`)).toBe("UNAUTHORIZED: The API key is malformed");

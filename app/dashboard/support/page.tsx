@@ -12,6 +12,7 @@ import { Field, Input } from "@/components/ui/field";
 import { FilterForm, withParams } from "@/components/ui/filter-form";
 import { MessageStatus } from "@/components/status-badge";
 import { carrierName } from "@/lib/messages/vocabulary";
+import { SENDER_NAME_MAX_LENGTH } from "@/lib/senders/sender-name";
 import { Time } from "@/components/time";
 
 export const metadata: Metadata = { title: "Message lookup" };
@@ -92,7 +93,7 @@ export default async function SupportPage({ searchParams }: { searchParams: Prom
             />
           </Field>
           <Field id="lookup-sender" label="Sender id">
-            <Input id="lookup-sender" name="sender" defaultValue={params.sender} maxLength={15} placeholder="ACME" />
+            <Input id="lookup-sender" name="sender" defaultValue={params.sender} maxLength={SENDER_NAME_MAX_LENGTH} placeholder="ACME" />
           </Field>
           <Field id="lookup-since" label="From">
             <Input id="lookup-since" name="since" type="date" defaultValue={params.since} />

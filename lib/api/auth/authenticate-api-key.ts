@@ -46,7 +46,8 @@ function unauthorized(description: string, message = "Unauthorized"): AppError {
 }
 
 export async function authenticateApiKey(authorization: string | null, options: { cached?: boolean } = {}): Promise<ApiKeyAuth> {
-  if (!authorization || !authorization.trim()) throw unauthorized(MISSING_AUTHENTICATION, MISSING_AUTHENTICATION);
+  // The scheme alone sends no key either, as `Bearer $KEY` with $KEY unset does.
+  if (!authorization || /^\s*(Bearer\s*)?$/i.test(authorization)) throw unauthorized(MISSING_AUTHENTICATION, MISSING_AUTHENTICATION);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) throw unauthorized("The Authorization header must be: Bearer <API_KEY>");
   const token = match[1];

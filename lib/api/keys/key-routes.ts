@@ -32,7 +32,12 @@ async function listKeys(context: AuthedContext): Promise<ApiResponse> {
 
 async function revokeKey(context: AuthedContext): Promise<ApiResponse> {
   const keyId = parseUuid(context.params.id);
-  if (!keyId) throw new AppError("BAD_REQUEST", "Invalid token id", { description: "The token id must be a UUID" });
+  if (!keyId) {
+    throw new AppError("BAD_REQUEST", "Invalid token id", {
+      description: "The token id must be a UUID",
+      fields: [{ field: "id", description: "must be a UUID" }],
+    });
+  }
   await revokeApiKey({ accountId: context.auth.accountId, keyId, mode: manageableMode(context), actor: keyActor(context.auth) });
   // The same answer whether or not a key was revoked: an id's existence is never revealed.
   return envelope(200, "API key revoked");

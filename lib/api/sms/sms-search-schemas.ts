@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import { queryLimitSchema, queryTimeSchema, readQueryFields } from "@/lib/api/parse-request";
 import { messageStatusSchema, smsSchema } from "@/lib/messages/serialize-sms";
 import { recipientQuerySchema } from "@/lib/messages/msisdn";
+import { SENDER_NAME_MAX_LENGTH } from "@/lib/senders/sender-name";
 import { decodeSearchCursor, type MessageSearch, type SearchCursor } from "@/lib/messages/search-messages";
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -24,7 +25,7 @@ export const smsSearchQuerySchema = z
     from: z
       .string()
       .min(1, "cannot be blank")
-      .max(15, "must be at most 15 characters")
+      .max(SENDER_NAME_MAX_LENGTH, `must be at most ${SENDER_NAME_MAX_LENGTH} characters`)
       .optional()
       .meta({ description: "Only messages sent as this sender id" }),
     bulk_id: z.uuid("must be a UUID").optional().meta({ description: "Only the messages of this bulk send" }),
