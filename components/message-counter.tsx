@@ -2,7 +2,7 @@
 
 import { MAX_SEGMENTS, segmentMessage } from "@/lib/messages/segments";
 import { operators } from "@/lib/carriers/operators";
-import { carrierName } from "@/lib/messages/vocabulary";
+import { carrierName, encodingName } from "@/lib/messages/vocabulary";
 import { Money } from "./money";
 import type { RateTable } from "@/lib/dashboard/price-send";
 import { Badge } from "./ui/badge";
@@ -26,7 +26,7 @@ export function MessageCounter({ body, rates, currency }: { body: string; rates:
         <div>
           <dt className="text-xs text-slate-500">Encoding</dt>
           <dd className="mt-0.5" data-testid="counter-encoding">
-            <Badge tone={segmented.encoding === "gsm7" ? "green" : "amber"}>{segmented.encoding === "gsm7" ? "GSM-7" : "UCS-2"}</Badge>
+            <Badge tone={segmented.encoding === "gsm7" ? "green" : "amber"}>{encodingName(segmented.encoding)}</Badge>
           </dd>
         </div>
         <div>
@@ -45,8 +45,7 @@ export function MessageCounter({ body, rates, currency }: { body: string; rates:
       {tooLong && (
         <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800" data-testid="counter-too-long">
           Too long to send: {segmented.segments} parts, and a message may have at most {MAX_SEGMENTS} ({MAX_SEGMENTS * limits.part}{" "}
-          {segmented.encoding === "gsm7" ? "GSM-7" : "UCS-2"} characters). Shorten it by at least{" "}
-          {segmented.units - MAX_SEGMENTS * limits.part} characters.
+          {encodingName(segmented.encoding)} characters). Shorten it by at least {segmented.units - MAX_SEGMENTS * limits.part} characters.
         </p>
       )}
       {segmented.nonGsmCharacters.length > 0 && (

@@ -119,6 +119,7 @@ test("support sees inbound metadata without the text", async ({ page }) => {
   const row = page.getByTestId("inbound-row").filter({ hasText: HANDSET });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("E2E Ltd");
+  await expect(row).toContainText("1 GSM-7");
   await expect(page.getByText("Is my order ready?")).toHaveCount(0);
   await expect(page.getByTestId("unrouted-toggle")).toHaveCount(0);
 });

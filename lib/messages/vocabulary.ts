@@ -98,6 +98,11 @@ export function carrierName(operator: string): string {
   return CARRIER_NAMES[operator as Operator] ?? sentenceCase(operator);
 }
 
+/** A message's encoding as the GSM standards write it. */
+export function encodingName(encoding: string): string {
+  return encoding === "gsm7" ? "GSM-7" : "UCS-2";
+}
+
 /** Carrier codes (SMPP command statuses and receipt states) in plain words. */
 const CODE_WORDS: Record<string, string> = {
   DELIVRD: "Delivered to the handset",

@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { STATUS, statusName } from "@/lib/smpp/command-status";
-import { carrierName, durationWords, explainCarrierCode, messageStatusLabel } from "@/lib/messages/vocabulary";
+import { carrierName, durationWords, encodingName, explainCarrierCode, messageStatusLabel } from "@/lib/messages/vocabulary";
 import { operators } from "@/lib/carriers/operators";
 
 describe("the dashboard's vocabulary", () => {
+  it("writes encodings as the GSM standards do", () => {
+    expect(["gsm7", "ucs2"].map(encodingName)).toEqual(["GSM-7", "UCS-2"]);
+  });
+
   it("calls a receipted success Delivered and never shows a stored status word", () => {
     expect(messageStatusLabel("success", "2026-01-01T00:00:00Z").label).toBe("Delivered");
     expect(messageStatusLabel("success", null).label).toBe("Sent");

@@ -5,7 +5,7 @@ import { can } from "@/lib/auth/permissions";
 import { paramsOf } from "@/lib/dashboard/filters";
 import { getConversation, listConversations, listPlatformInbound, type PlatformInboundRow } from "@/lib/dashboard/inbox";
 import { listInboundNumbers, type AccountInboundNumber } from "@/lib/inbound/inbound-numbers";
-import { carrierName } from "@/lib/messages/vocabulary";
+import { carrierName, encodingName } from "@/lib/messages/vocabulary";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
@@ -206,7 +206,7 @@ function platformColumns(unrouted: boolean): Column<PlatformInboundRow>[] {
       numeric: true,
       cell: (row) => (
         <>
-          {row.segments} {row.encoding.toUpperCase()}
+          {row.segments} {encodingName(row.encoding)}
           {!row.complete && <span className="ml-1 text-amber-700">(incomplete)</span>}
         </>
       ),

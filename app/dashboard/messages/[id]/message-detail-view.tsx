@@ -8,7 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { MessageStatus } from "@/components/status-badge";
 import { CarrierReason } from "@/components/carrier-reason";
-import { carrierName, durationWords, ledgerKindLabel, partStatusLabel, webhookStatusLabel } from "@/lib/messages/vocabulary";
+import { carrierName, durationWords, encodingName, ledgerKindLabel, partStatusLabel, webhookStatusLabel } from "@/lib/messages/vocabulary";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import { cn } from "@/components/ui/cn";
@@ -152,7 +152,7 @@ export function MessageDetailView({
                   <CarrierReason text={sms.operator_response} testId="message-operator-response" />
                 </Row>
                 <Row label="Encoding">
-                  {data.encoding === "gsm7" ? "GSM-7" : "UCS-2"} · {data.segments} segment{data.segments === 1 ? "" : "s"}
+                  {encodingName(data.encoding)} · {data.segments} segment{data.segments === 1 ? "" : "s"}
                 </Row>
                 <Row label="Charge" testId="message-charge">
                   {data.test ? (
