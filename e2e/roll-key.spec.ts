@@ -20,6 +20,10 @@ test("rolling a key with a grace period keeps the old key working until it expir
   await expect(rows).toHaveCount(2);
   await expect(rows.filter({ hasText: oldToken.slice(0, 12) })).toContainText("Expires");
   await expect(rows.filter({ hasText: newToken.slice(0, 12) })).toContainText("Active");
+  // The old key is rolled once: it can be revoked, and its replacement is the one to roll.
+  await expect(rows.filter({ hasText: oldToken.slice(0, 12) }).getByRole("button", { name: "Roll Billing worker" })).toHaveCount(0);
+  await expect(rows.filter({ hasText: oldToken.slice(0, 12) }).getByRole("button", { name: "Revoke Billing worker" })).toBeVisible();
+  await expect(rows.filter({ hasText: newToken.slice(0, 12) }).getByRole("button", { name: "Roll Billing worker" })).toBeVisible();
 
   for (const token of [oldToken, newToken]) {
     expect((await request.get("/api/v1/api-tokens", { headers: { authorization: `Bearer ${token}` } })).status()).toBe(200);

@@ -9,7 +9,9 @@ export type RollGracePeriod = keyof typeof rollGracePeriods;
 
 /**
  * Replaces a key (as Stripe and Unkey do): a new key with the same name and mode, while the old one
- * keeps working for the grace period and then reads as revoked.
+ * keeps working for the grace period and then reads as revoked. A key is rolled once: rolling it again
+ * in its grace period would move its end (a key meant to stop in an hour kept for a week) and give it
+ * a second replacement, so that is a CONFLICT and its replacement is the key to roll.
  */
 export async function rollApiKey(input: {
   accountId: string;
@@ -19,16 +21,18 @@ export async function rollApiKey(input: {
 }): Promise<{ replacement: CreatedApiKey; old: Pick<ApiKeyRecord, "id" | "expiresAt"> }> {
   const old = await db().apiKey.findFirst({ where: { id: input.keyId, accountId: input.accountId } });
   if (!old || !isKeyActive(old)) throw AppError.notFound("API key");
+  const expiresAt = new Date(Date.now() + rollGracePeriods[input.grace]);
+  // Conditional on the key not being rolled yet: of two rolls at once, one replaces it.
+  const { count } = await db().apiKey.updateMany({
+    where: { id: old.id, active: true, expiresAt: null },
+    data: input.grace === "now" ? { active: false, revokedAt: expiresAt, expiresAt } : { expiresAt },
+  });
+  if (count === 0) throw new AppError("CONFLICT", "This key was already rolled; roll its replacement instead");
   const replacement = await createApiKey({
     accountId: input.accountId,
     name: old.name,
     mode: old.mode as "live" | "test",
     actor: input.actor,
-  });
-  const expiresAt = new Date(Date.now() + rollGracePeriods[input.grace]);
-  await db().apiKey.update({
-    where: { id: old.id },
-    data: input.grace === "now" ? { active: false, revokedAt: expiresAt, expiresAt } : { expiresAt },
   });
   await recordAuditEvent({
     accountId: input.accountId,

@@ -109,9 +109,12 @@ export function KeysView({ keys, mode }: { keys: KeyRow[]; mode: ViewMode }) {
           actions={(row) =>
             row.active && (
               <>
-                <Button variant="secondary" size="sm" onClick={() => setRolling(row)} aria-label={`Roll ${row.name}`}>
-                  Roll
-                </Button>
+                {/* A rolled key in its grace period has its replacement: that is the one to roll. */}
+                {!row.expiresAt && (
+                  <Button variant="secondary" size="sm" onClick={() => setRolling(row)} aria-label={`Roll ${row.name}`}>
+                    Roll
+                  </Button>
+                )}
                 <Button
                   variant="ghost"
                   size="sm"
