@@ -3,7 +3,7 @@
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -24,6 +24,7 @@ import {
 } from "./actions";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
 import { MAX_WEBHOOK_ENDPOINTS } from "@/lib/webhooks/limits";
+import { webhookStatusLabel } from "@/lib/messages/vocabulary";
 import type { EndpointRow } from "@/lib/dashboard/webhook-endpoint-rows";
 
 /** Often enough that a test event's outcome shows while one looks at it; only while a delivery is pending. */
@@ -35,8 +36,6 @@ const EVENT_TYPES = [
   ["opt_out.changed", "A number added to or removed from the opt-out list"],
   ["balance.low", "The balance fell below the threshold (once per crossing)"],
 ] as const;
-
-const STATUS_TONES: Record<string, BadgeTone> = { succeeded: "green", pending: "blue", failed: "red", abandoned: "amber" };
 
 export function EndpointsCard({
   initial,
@@ -170,7 +169,7 @@ export function EndpointsCard({
                       </div>
                     </Td>
                     <Td>
-                      <Badge tone={STATUS_TONES[delivery.status] ?? "gray"}>{delivery.status}</Badge>
+                      <Badge tone={webhookStatusLabel(delivery.status).tone}>{webhookStatusLabel(delivery.status).label}</Badge>
                     </Td>
                     <Td>
                       <ul className="space-y-0.5 text-xs text-slate-600">
