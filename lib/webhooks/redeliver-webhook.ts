@@ -3,14 +3,25 @@
 import { sql } from "@/lib/db/client";
 import { toDbTime } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
-/** Scoped to an account when accountId is given (a delivery of another account reads as not found). */
-export async function redeliverWebhook(deliveryId: string, scope: { accountId?: string } = {}): Promise<void> {
+/**
+ * A delivery of the account (another account's reads as not found), audited as
+ * `webhook.redelivered` under the actor, from whichever page the button was pressed on.
+ */
+export async function redeliverWebhook(deliveryId: string, input: { accountId: string; actor: string }): Promise<void> {
   const at = toDbTime(new Date());
   const changed = await sql().run(
     `UPDATE "WebhookDelivery" SET "status" = 'pending', "nextAttemptAt" = ?, "leaseUntil" = NULL, "updatedAt" = ?
-     WHERE "id" = ?${scope.accountId ? ` AND "accountId" = ?` : ""}`,
-    [at, at, deliveryId, ...(scope.accountId ? [scope.accountId] : [])],
+     WHERE "id" = ? AND "accountId" = ?`,
+    [at, at, deliveryId, input.accountId],
   );
   if (changed === 0) throw AppError.notFound("Webhook delivery");
+  await recordAuditEvent({
+    accountId: input.accountId,
+    actor: input.actor,
+    action: "webhook.redelivered",
+    targetType: "webhook_delivery",
+    targetId: deliveryId,
+  });
 }

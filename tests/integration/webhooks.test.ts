@@ -116,10 +116,15 @@ describe("webhooks", () => {
     expect(posts).toHaveLength(3);
     expect(new Set(posts.map((post) => post.headers["webhook-id"]))).toEqual(new Set([delivery.id]));
 
-    await redeliverWebhook(delivery.id, { accountId });
+    await redeliverWebhook(delivery.id, { accountId, actor: "user:redeliverer" });
     await waitFor(async () => (await db().webhookAttempt.count({ where: { deliveryId: delivery.id } })) === 4, "the redelivery");
     expect(received.filter((post) => post.path === "/flaky")).toHaveLength(4);
-    await expect(redeliverWebhook(delivery.id, { accountId: crypto.randomUUID() })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(redeliverWebhook(delivery.id, { accountId: crypto.randomUUID(), actor: "user:intruder" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    // The redelivery is audited under who asked, whichever page's button it was; the refused one is not.
+    const audited = await db().auditEvent.findMany({ where: { action: "webhook.redelivered", targetId: delivery.id } });
+    expect(audited).toEqual([expect.objectContaining({ accountId, actor: "user:redeliverer", targetType: "webhook_delivery" })]);
   });
 
   it("stops at 410 Gone and gives up after the schedule on timeouts", async () => {

@@ -51,7 +51,7 @@ export const redeliverEndpointDeliveryAction = defineAction(
   "webhooks.redeliver",
   z.object({ deliveryId: z.uuid() }),
   async (input, user) => {
-    await redeliverWebhook(input.deliveryId, { accountId: accountIdOf(user) });
+    await redeliverWebhook(input.deliveryId, { accountId: accountIdOf(user), actor: userActor(user) });
     return {};
   },
 );
