@@ -7,13 +7,16 @@ import { db, sql } from "@/lib/db/client";
 import { parseRowOrNull } from "@/lib/db/stores/shared/rows";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { MAX_BALANCE } from "@/lib/money";
+import { MAX_BALANCE, formatAmount } from "@/lib/money";
 import { emitAccountEvent, hasLowBalanceThreshold, invalidateEndpointCache, refreshEndpointCache } from "./account-events";
 
 /** Sets (or with null clears) the threshold, then checks the balance against it at once. */
 export async function setLowBalanceThreshold(input: { accountId: string; threshold: bigint | null; actor: string }): Promise<void> {
-  if (input.threshold !== null && (input.threshold <= 0n || input.threshold > MAX_BALANCE))
+  if (input.threshold !== null && input.threshold <= 0n)
     throw AppError.validation([{ field: "threshold", description: "must be a positive amount" }]);
+  // Worded as a credit's ceiling is: a balance can never be above it, so neither can a threshold.
+  if (input.threshold !== null && input.threshold > MAX_BALANCE)
+    throw AppError.validation([{ field: "threshold", description: `must be at most ${formatAmount(MAX_BALANCE)}` }]);
   const changed = await db().account.updateMany({
     where: { id: input.accountId },
     data: { lowBalanceThreshold: input.threshold, lowBalanceAlerted: false },
