@@ -202,7 +202,7 @@ export function MembersView({ members, currentUserId }: { members: MemberRow[]; 
         onClose={() => setRemoving(null)}
         title={`Remove ${removing?.email ?? ""}?`}
         testId="remove-member-dialog"
-        description="They lose access at once: every session they have open stops working."
+        description="They lose access at once: every session they have open stops working. API keys they created belong to the account and keep working: revoke those under API keys."
         confirmLabel="Remove member"
         onConfirm={() => removing && remove(removing)}
         busy={pending}
