@@ -51,4 +51,17 @@ test("a developer sees the webhooks page without the owner's secret controls", a
   await page.goto("/dashboard/webhooks");
   await expect(page.getByText("Only account owners can reveal or rotate the secret.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Reveal" })).toHaveCount(0);
+
+  // The low-balance threshold is read-only to a developer: Enter in it sends no change for the server to refuse.
+  const actions: string[] = [];
+  page.on("request", (request) => {
+    if (request.headers()["next-action"]) actions.push(request.postData() ?? "");
+  });
+  await page.getByLabel("Threshold").press("Enter");
+  // A request made after the Enter: had the Enter sent the change, it would have gone first.
+  const refreshed = page.waitForResponse("**/api/dashboard/webhooks");
+  await page.getByRole("button", { name: "Refresh" }).click();
+  await refreshed;
+  expect(actions).toEqual([]);
+  await expect(page.getByTestId("toast")).toHaveCount(0);
 });

@@ -81,12 +81,14 @@ export function EndpointsCard({
     }),
   );
 
-  const saveThreshold = submitHandler((form) =>
+  const saveThreshold = submitHandler((form) => {
+    // Enter in the field submits the form; a reader's read-only threshold has no change to send.
+    if (!canManage) return;
     run(async () => {
       const result = await setThresholdAction({ threshold: String(form.get("threshold") ?? "") });
       if (thresholdErrors.accepted(result)) notify("success", "Low-balance threshold saved");
-    }),
-  );
+    });
+  });
 
   return (
     <Card data-testid="webhook-endpoints">
