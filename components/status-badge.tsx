@@ -1,4 +1,4 @@
-import { messageStatusLabel } from "@/lib/messages/vocabulary";
+import { messageStatusLabel, webhookStatusLabel } from "@/lib/messages/vocabulary";
 import { Time } from "./time";
 import { Badge } from "./ui/badge";
 
@@ -22,4 +22,10 @@ export function MessageStatus({ status, deliveredAt, sendAt }: { status: string;
       )}
     </Badge>
   );
+}
+
+/** A webhook delivery's state in the same vocabulary: Delivered, Retrying, Given up. */
+export function WebhookDeliveryStatus({ status }: { status: string }) {
+  const { label, tone } = webhookStatusLabel(status);
+  return <Badge tone={tone}>{label}</Badge>;
 }

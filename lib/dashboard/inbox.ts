@@ -5,6 +5,7 @@
 import { db } from "@/lib/db/client";
 import { inboundAddress } from "@/lib/inbound/inbound-numbers";
 import { decodeCursor, encodeCursor } from "./list-messages";
+import { olderThan } from "@/lib/db/older-than";
 
 export type ConversationRow = { number: string; messages: number; lastAt: Date; lastBody: string; lastTo: string; lastMode: string };
 
@@ -129,10 +130,7 @@ export async function listPlatformInbound(options: { unrouted: boolean; cursor?:
   const cursor = decodeCursor(options.cursor);
   const rows = await db().inboundMessage.findMany({
     where: {
-      AND: [
-        options.unrouted ? { accountId: null } : {},
-        cursor ? { OR: [{ receivedAt: { lt: cursor.createdAt } }, { receivedAt: cursor.createdAt, id: { lt: cursor.id } }] } : {},
-      ],
+      AND: [options.unrouted ? { accountId: null } : {}, cursor ? olderThan("receivedAt", { at: cursor.createdAt, id: cursor.id }) : {}],
     },
     orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
     take: limit + 1,

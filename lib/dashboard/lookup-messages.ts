@@ -11,6 +11,7 @@ import { SENDER_NAME_MAX_LENGTH, senderNameKey } from "@/lib/senders/sender-name
 import type { FieldError } from "@/lib/errors";
 import { dayParam, dayRange, parseFilters, type ParsedFilters } from "./filters";
 import { decodeCursor, encodeCursor, messageIdParam, messageIdWhere } from "./list-messages";
+import { olderThan } from "@/lib/db/older-than";
 
 export const LOOKUP_PAGE_SIZE = 50;
 
@@ -123,7 +124,7 @@ export async function lookupMessages(filters: LookupFilters): Promise<LookupPage
     AND: [
       filters.q ? (idOrPhoneWhere(filters.q) ?? {}) : {},
       created ? { createdAt: created } : {},
-      cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {},
+      cursor ? olderThan("createdAt", { at: cursor.createdAt, id: cursor.id }) : {},
     ],
   };
   const rows =

@@ -3,6 +3,7 @@ import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/sqlite";
 import { decodePageCursor, encodePageCursor } from "@/lib/model/page-cursor";
 import type { InboundMode, StoredInboundMessage } from "./inbound-listeners";
+import { olderThan } from "@/lib/db/older-than";
 
 export type InboundSearch = {
   /** An account's messages, or null for the unrouted ones (admins). */
@@ -53,7 +54,7 @@ function whereOf(search: InboundSearch, after: InboundCursor | null): Prisma.Inb
     AND: [
       search.receivedFrom ? { receivedAt: { gte: search.receivedFrom } } : {},
       search.receivedBefore ? { receivedAt: { lt: search.receivedBefore } } : {},
-      after ? { OR: [{ receivedAt: { lt: after.receivedAt } }, { receivedAt: after.receivedAt, id: { lt: after.id } }] } : {},
+      after ? olderThan("receivedAt", { at: after.receivedAt, id: after.id }) : {},
     ],
   };
 }

@@ -7,6 +7,7 @@ import { containsText } from "@/lib/db/contains-text";
 import type { Prisma } from "@/lib/db/generated/sqlite";
 import { decodePageCursor, encodePageCursor } from "@/lib/model/page-cursor";
 import type { SmsSource } from "./serialize-sms";
+import { olderThan } from "@/lib/db/older-than";
 
 export type MessageSearch = {
   accountId: string;
@@ -114,7 +115,7 @@ function whereOf(search: MessageSearch, after: SearchCursor | null): Prisma.Mess
       search.errorReason
         ? { OR: [{ operatorResponse: containsText(search.errorReason) }, { lastError: containsText(search.errorReason) }] }
         : {},
-      after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
+      after ? olderThan("createdAt", { at: after.createdAt, id: after.id }) : {},
     ],
   };
 }

@@ -24,7 +24,7 @@ import {
 } from "./actions";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
 import { MAX_WEBHOOK_ENDPOINTS } from "@/lib/webhooks/limits";
-import { webhookStatusLabel } from "@/lib/messages/vocabulary";
+import { WebhookDeliveryStatus } from "@/components/status-badge";
 import type { EndpointRow } from "@/lib/dashboard/webhook-endpoint-rows";
 
 /** Often enough that a test event's outcome shows while one looks at it; only while a delivery is pending. */
@@ -171,7 +171,7 @@ export function EndpointsCard({
                       </div>
                     </Td>
                     <Td>
-                      <Badge tone={webhookStatusLabel(delivery.status).tone}>{webhookStatusLabel(delivery.status).label}</Badge>
+                      <WebhookDeliveryStatus status={delivery.status} />
                     </Td>
                     <Td>
                       <ul className="space-y-0.5 text-xs text-slate-600">

@@ -6,9 +6,9 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { MessageStatus } from "@/components/status-badge";
+import { MessageStatus, WebhookDeliveryStatus } from "@/components/status-badge";
 import { CarrierReason } from "@/components/carrier-reason";
-import { carrierName, durationWords, encodingName, ledgerKindLabel, partStatusLabel, webhookStatusLabel } from "@/lib/messages/vocabulary";
+import { carrierName, durationWords, encodingName, ledgerKindLabel, partStatusLabel } from "@/lib/messages/vocabulary";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import { cn } from "@/components/ui/cn";
@@ -275,7 +275,7 @@ export function MessageDetailView({
                       <div className="min-w-0 flex-1">
                         <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-slate-900">
                           <Mono>{delivery.eventType}</Mono>
-                          <Badge tone={webhookStatusLabel(delivery.status).tone}>{webhookStatusLabel(delivery.status).label}</Badge>
+                          <WebhookDeliveryStatus status={delivery.status} />
                         </p>
                         {delivery.url && <p className="mt-0.5 text-xs break-all text-slate-500">{delivery.url}</p>}
                       </div>
