@@ -4,7 +4,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { carrierName } from "@/lib/messages/vocabulary";
 import { Card, CardBody, CardHeader } from "./ui/card";
 
-export type ChartDay = { day: string; delivered: number; sent: number; failed: number; inFlight: number; spend: number };
+export type ChartDay = { day: string; delivered: number; sent: number; failed: number; cancelled: number; inFlight: number; spend: number };
 export type ChartCarrier = { operator: string; rate: number | null; final: number };
 
 const axis = { fontSize: 11, fill: "#64748b" };
@@ -24,7 +24,7 @@ function EmptyChart({ text, testId }: { text: string; testId: string }) {
 }
 
 export function OverviewCharts({ days, carriers, currency }: { days: ChartDay[]; carriers: ChartCarrier[]; currency: string }) {
-  const noMessages = days.every((day) => day.delivered + day.sent + day.failed + day.inFlight === 0);
+  const noMessages = days.every((day) => day.delivered + day.sent + day.failed + day.cancelled + day.inFlight === 0);
   const noSpend = days.every((day) => day.spend === 0);
   const noFinished = carriers.every((carrier) => carrier.rate === null);
   return (
@@ -45,6 +45,7 @@ export function OverviewCharts({ days, carriers, currency }: { days: ChartDay[];
                 <Bar isAnimationActive={false} dataKey="delivered" name="Delivered" stackId="outcome" fill="#16a34a" />
                 <Bar isAnimationActive={false} dataKey="sent" name="Sent, no receipt" stackId="outcome" fill="#38bdf8" />
                 <Bar isAnimationActive={false} dataKey="failed" name="Failed" stackId="outcome" fill="#ef4444" />
+                <Bar isAnimationActive={false} dataKey="cancelled" name="Cancelled" stackId="outcome" fill="#f59e0b" />
                 <Bar isAnimationActive={false} dataKey="inFlight" name="In flight" stackId="outcome" fill="#cbd5e1" radius={[3, 3, 0, 0]} />
               </BarChart>
             </ResponsiveContainer>
@@ -74,7 +75,10 @@ export function OverviewCharts({ days, carriers, currency }: { days: ChartDay[];
         </CardBody>
       </Card>
       <Card>
-        <CardHeader title="Delivery rate per carrier" description="Delivered out of finished messages, last 14 days." />
+        <CardHeader
+          title="Delivery rate per carrier"
+          description="Delivered out of finished messages (cancelled ones left out), last 14 days."
+        />
         <CardBody className="h-64" data-testid="chart-carriers">
           {noFinished ? (
             <EmptyChart testId="chart-empty" text="No finished messages in the last 14 days, so no delivery rate yet." />

@@ -61,7 +61,11 @@ export default async function OverviewPage() {
           }
         />
         <Stat label="Messages, 14 days" value={stats.totals.messages.toLocaleString("en")} />
-        <Stat label="Delivery rate" value={rate === null ? "—" : `${rate.toFixed(1)}%`} hint="Delivered out of finished messages" />
+        <Stat
+          label="Delivery rate"
+          value={rate === null ? "—" : `${rate.toFixed(1)}%`}
+          hint="Delivered out of finished messages; cancelled ones left out"
+        />
         <Stat
           label="Spend, 14 days"
           value={<Money value={stats.totals.spend} currency={balance.currency} />}

@@ -225,13 +225,15 @@ describe("overview stats and ledger", () => {
     expect(today.spend).toBe(100n * 350n + 20n * 300n + 320n);
   });
 
-  it("counts a delivered and a failed message as final per carrier", async () => {
+  it("counts a delivered and a failed message as final per carrier, and a cancelled one apart", async () => {
     const now = toDbTime(new Date());
     await sql().run(`UPDATE "Message" SET "status" = 'success', "deliveredAt" = ? WHERE "id" = ?`, [now, bulkIds[0]]);
     await sql().run(`UPDATE "Message" SET "status" = 'failed' WHERE "id" = ?`, [bulkIds[1]]);
+    await sql().run(`UPDATE "Message" SET "status" = 'failed', "operatorResponse" = 'CANCELLED' WHERE "id" = ?`, [bulkIds[2]]);
     const stats = await getAccountStats(accountA, "live");
     expect(stats.carriers.find((carrier) => carrier.operator === "econet")).toEqual({ operator: "econet", delivered: 1, final: 2 });
-    expect(stats.days[stats.days.length - 1]).toMatchObject({ delivered: 1, failed: 1, inFlight: 119 });
+    expect(stats.days[stats.days.length - 1]).toMatchObject({ delivered: 1, failed: 1, cancelled: 1, inFlight: 118 });
+    expect(stats.totals.messages).toBe(121);
   });
 
   it("filters the ledger by kind and pages it by id", async () => {
