@@ -56,7 +56,7 @@ export default async function OverviewPage() {
           testId="overview-available"
           hint={
             <>
-              Held in flight: <Money value={balance.held} currency={balance.currency} />
+              Held for messages not yet sent: <Money value={balance.held} currency={balance.currency} />
             </>
           }
         />

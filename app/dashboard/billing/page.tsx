@@ -98,10 +98,10 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
           hint="What new sends can spend"
         />
         <Stat
-          label="Held for messages in flight"
+          label="Held for messages not yet sent"
           value={<Money value={balance.held} currency={balance.currency} />}
           testId="balance-held"
-          hint="Released back if a message fails"
+          hint="Scheduled, queued or being sent; released back if a message fails"
         />
         <Stat label="Currency" value={balance.currency} hint="Credits are added by Tumira staff" />
       </div>
