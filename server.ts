@@ -4,7 +4,7 @@
 // with N HTTP workers (lib/server/start-server.ts).
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/log";
-import { describeFirstLogin, prepareFirstLogin } from "@/lib/server/first-login";
+import { describeFirstLogin, prepareFirstLogin, serverUrl } from "@/lib/server/first-login";
 import { startServer, stopOnSignals } from "@/lib/server/start-server";
 
 async function main() {
@@ -13,7 +13,7 @@ async function main() {
   const running = await startServer({ dashboard, dev: args.has("--dev") });
   stopOnSignals(running.stop);
   const firstLogin = await prepareFirstLogin({ seedDemo: getEnv().SEED_DEMO });
-  console.log(describeFirstLogin(firstLogin, `http://localhost:${running.port}`, { dashboard }));
+  console.log(describeFirstLogin(firstLogin, serverUrl(getEnv().HOST, running.port), { dashboard }));
 }
 
 main().catch((error) => {

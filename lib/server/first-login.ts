@@ -11,6 +11,12 @@ export async function prepareFirstLogin(options: { seedDemo: boolean }): Promise
   return { demo, adminMissing: !(await hasPlatformAdmin()) };
 }
 
+/** The address to open for a server listening on `host`: localhost when it listens on every interface. */
+export function serverUrl(host: string, port: number): string {
+  if (host === "0.0.0.0" || host === "::") return `http://localhost:${port}`;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
 /** What the server prints once it listens at `url`; `dashboard`: whether it serves the dashboard too (not with --api-only). */
 export function describeFirstLogin({ demo, adminMissing }: FirstLogin, url: string, { dashboard }: { dashboard: boolean }): string {
   const lines = [`Tumira is running at ${url}`];
