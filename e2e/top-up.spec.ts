@@ -78,6 +78,12 @@ test("an owner requests a top-up, an admin approves it, and the balance moves on
   await requestTopUp(ownerPage, "1.00", "Typed by mistake");
   await expect(ownerPage.getByTestId("top-up-row")).toHaveCount(3);
   await ownerPage.getByRole("button", { name: "Cancel the top-up Typed by mistake" }).click();
+  const confirmCancel = ownerPage.getByTestId("cancel-top-up-dialog");
+  await expect(confirmCancel).toContainText("USD 1.00, reference Typed by mistake");
+  await expect(ownerPage.getByTestId("top-up-row").filter({ hasText: "Typed by mistake" }).getByTestId("top-up-state")).toHaveText(
+    "Pending",
+  );
+  await confirmCancel.getByRole("button", { name: "Cancel the request" }).click();
   await expect(ownerPage.getByTestId("top-up-row").filter({ hasText: "Typed by mistake" }).getByTestId("top-up-state")).toHaveText(
     "Cancelled",
   );

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Card, CardHeader } from "@/components/ui/card";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -88,9 +89,12 @@ export function TopUpCard({ requests, currency, canRequest }: { requests: TopUpV
     });
   }
 
+  const [cancelling, setCancelling] = useState<TopUpView | null>(null);
+
   function cancel(request: TopUpView) {
     startTransition(async () => {
       const result = await cancelTopUpAction({ requestId: request.id });
+      setCancelling(null);
       notifyOutcome(notify, result, "Top-up request cancelled");
       router.refresh();
     });
@@ -168,7 +172,7 @@ export function TopUpCard({ requests, currency, canRequest }: { requests: TopUpV
                     size="sm"
                     variant="secondary"
                     disabled={busy}
-                    onClick={() => cancel(row)}
+                    onClick={() => setCancelling(row)}
                     aria-label={`Cancel the top-up ${row.reference}`}
                   >
                     Cancel
@@ -183,6 +187,24 @@ export function TopUpCard({ requests, currency, canRequest }: { requests: TopUpV
             description="The 20 most recent requests and how each ended are listed here."
           />
         }
+      />
+      <ConfirmDialog
+        open={cancelling !== null}
+        onClose={() => setCancelling(null)}
+        title="Cancel this top-up request?"
+        testId="cancel-top-up-dialog"
+        description={
+          cancelling && (
+            <>
+              <Money value={cancelling.amount} currency={cancelling.currency} />, reference {cancelling.reference}: Tumira staff will not
+              credit it. If you have paid, request it again.
+            </>
+          )
+        }
+        confirmLabel="Cancel the request"
+        onConfirm={() => cancelling && cancel(cancelling)}
+        busy={busy}
+        focus="cancel"
       />
     </Card>
   );
