@@ -69,7 +69,7 @@ async function actorsMatching(text: string, scope: AuditScope): Promise<string[]
   const [users, keys] = await Promise.all([
     // An account's events name its members and the platform staff who acted on it (an admin's credit).
     db().user.findMany({
-      where: { email: { contains: text.toLowerCase() }, ...("accountId" in scope ? { OR: [scopeWhere(scope), { accountId: null }] } : {}) },
+      where: { email: containsText(text), ...("accountId" in scope ? { OR: [scopeWhere(scope), { accountId: null }] } : {}) },
       select: { id: true },
       take: 200,
     }),

@@ -35,11 +35,37 @@ export function sql(): Sql {
   return getDatabase().sql;
 }
 
+type SqliteAdapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
+type SqliteQueryable = Pick<SqliteAdapter, "queryRaw" | "executeRaw">;
+
+/**
+ * Prisma's LIKE on SQLite with a backslash as its escape character, as PostgreSQL's LIKE has by
+ * default: Prisma emits `LIKE ?` without ESCAPE there, so a pattern could not hold a literal % or _,
+ * and containsText's escaped patterns (lib/db/contains-text.ts) would not mean the same on both engines.
+ */
+class LikeEscapingSQLite3 extends PrismaBetterSQLite3 {
+  override async connect(): Promise<SqliteAdapter> {
+    const adapter = escapeLikes(await super.connect());
+    const startTransaction = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (...args) => escapeLikes(await startTransaction(...args));
+    return adapter;
+  }
+}
+
+function escapeLikes<T extends SqliteQueryable>(queryable: T): T {
+  const withEscape = (sql: string) => sql.replace(/ LIKE \?/g, " LIKE ? ESCAPE '\\'");
+  const queryRaw = queryable.queryRaw.bind(queryable);
+  const executeRaw = queryable.executeRaw.bind(queryable);
+  queryable.queryRaw = (query) => queryRaw({ ...query, sql: withEscape(query.sql) });
+  queryable.executeRaw = (query) => executeRaw({ ...query, sql: withEscape(query.sql) });
+  return queryable;
+}
+
 function openDatabase(url: string, options?: OpenSqlOptions): Database {
   const kind = databaseKind(url);
   const raw = openSql(url, options);
   if (kind === "sqlite") {
-    const adapter = new PrismaBetterSQLite3({ url: sqlitePath(url), timeout: 5000 });
+    const adapter = new LikeEscapingSQLite3({ url: sqlitePath(url), timeout: 5000 });
     return { kind, url, prisma: takeWriteTurns(new PrismaClient({ adapter }), raw), sql: raw };
   }
   const { PrismaPg: PostgresAdapter } = requireOnPostgres("@prisma/adapter-pg") as { PrismaPg: typeof PrismaPg };

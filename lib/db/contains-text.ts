@@ -1,7 +1,12 @@
 import { getDatabase } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/sqlite";
 
-/** Case-insensitive text search on both engines: SQLite's LIKE already ignores ASCII case. */
+/**
+ * Text that contains what the user typed, as literal text and ignoring case, on both engines: LIKE's
+ * wildcards (% and _) and its escape character (a backslash, on SQLite too: see lib/db/client.ts)
+ * are escaped. Case: PostgreSQL's ILIKE; SQLite's LIKE ignores ASCII case.
+ */
 export function containsText(text: string): Prisma.StringFilter {
-  return getDatabase().kind === "postgres" ? ({ contains: text, mode: "insensitive" } as Prisma.StringFilter) : { contains: text };
+  const literal = text.replace(/[\\%_]/g, "\\$&");
+  return getDatabase().kind === "postgres" ? ({ contains: literal, mode: "insensitive" } as Prisma.StringFilter) : { contains: literal };
 }
