@@ -41,17 +41,19 @@ export async function addSender(input: {
     });
   }
   const status = input.approved ? "approved" : "pending";
+  // One clock reading: a sender id added approved is approved when it is created, not a moment before.
+  const now = new Date();
   const fields = {
     name: name.data,
     status,
     useCase,
     rejectedReason: null,
-    approvedAt: input.approved ? new Date() : null,
+    approvedAt: input.approved ? now : null,
     reviewedAt: null,
   };
   const sender = existing
     ? await db().senderId.update({ where: { id: existing.id }, data: fields })
-    : await db().senderId.create({ data: { accountId: input.accountId, nameKey, ...fields } });
+    : await db().senderId.create({ data: { accountId: input.accountId, nameKey, createdAt: now, ...fields } });
   await recordAuditEvent({
     accountId: input.accountId,
     actor: input.actor,

@@ -9,9 +9,10 @@ export async function approveSender(input: { accountId: string; name: string; ac
   });
   if (!sender) throw AppError.notFound("Sender id");
   if (sender.status === "approved") return sender;
+  const now = new Date();
   const approved = await db().senderId.update({
     where: { id: sender.id },
-    data: { status: "approved", approvedAt: new Date(), reviewedAt: new Date(), rejectedReason: null },
+    data: { status: "approved", approvedAt: now, reviewedAt: now, rejectedReason: null },
   });
   await recordAuditEvent({
     accountId: input.accountId,

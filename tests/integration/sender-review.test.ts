@@ -29,6 +29,15 @@ describe("sender id review", () => {
     await addSender({ accountId: other.id, name: "Acme", approved: false, actor: "test" });
   });
 
+  it("dates a sender id added approved, and an approval, with one time each", async () => {
+    const account = await createAccount({ name: "Times", currency: "USD", openingBalance: 0n, actor: "test" });
+    const added = await addSender({ accountId: account.id, name: "TIMES", approved: true, actor: "test" });
+    expect(added.approvedAt).toEqual(added.createdAt);
+    await addSender({ accountId: account.id, name: "LATER", approved: false, actor: "test" });
+    const approved = await approveSender({ accountId: account.id, name: "LATER", actor: "user:admin" });
+    expect(approved.approvedAt).toEqual(approved.reviewedAt);
+  });
+
   it("rejects with a reason the account reads, and takes the name back for review when requested again", async () => {
     const account = await createAccount({ name: "Review", currency: "USD", openingBalance: 0n, actor: "test" });
     await addSender({ accountId: account.id, name: "BANKCO", useCase: "Alerts", approved: false, actor: "test" });
