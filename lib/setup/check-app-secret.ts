@@ -1,4 +1,5 @@
-import { db } from "@/lib/db/client";
+import { sql } from "@/lib/db/client";
+import { parseRows } from "@/lib/db/stores/shared/rows";
 import { decryptSecret } from "@/lib/crypto";
 import { logger } from "@/lib/log";
 
@@ -9,19 +10,17 @@ const SAMPLE = 5;
  * Whether this process's APP_SECRET opens the secrets stored at rest (webhook signing secrets): a
  * process started with another one (a worker that generated its own in another DATA_DIR, say)
  * cannot sign webhooks. "mismatch" when some are stored and none of the newest opens; a deliberate
- * change of APP_SECRET leaves older ones unreadable, so one that opens is enough.
+ * change of APP_SECRET leaves older ones unreadable, so one that opens is enough. Raw SQL: it runs
+ * at every start, and a process that never needs Prisma should not load it for this.
  */
 export async function checkAppSecret(): Promise<"ok" | "mismatch" | "nothing-stored"> {
-  const [endpoints, accounts] = await Promise.all([
-    db().webhookEndpoint.findMany({ select: { secretEnc: true }, orderBy: { createdAt: "desc" }, take: SAMPLE }),
-    db().account.findMany({
-      where: { webhookSecretEnc: { not: null } },
-      select: { webhookSecretEnc: true },
-      orderBy: { createdAt: "desc" },
-      take: SAMPLE,
-    }),
-  ]);
-  const stored = [...endpoints.map((row) => row.secretEnc), ...accounts.flatMap((row) => row.webhookSecretEnc ?? [])];
+  const rows = await sql().all(
+    `SELECT "secret" FROM (SELECT "secretEnc" AS "secret" FROM "WebhookEndpoint" ORDER BY "createdAt" DESC LIMIT ${SAMPLE}) AS endpoints
+     UNION ALL
+     SELECT "secret" FROM (SELECT "webhookSecretEnc" AS "secret" FROM "Account" WHERE "webhookSecretEnc" IS NOT NULL
+       ORDER BY "createdAt" DESC LIMIT ${SAMPLE}) AS accounts`,
+  );
+  const stored = parseRows(rows, { secret: "text" }).map((row) => row.secret);
   if (stored.length === 0) return "nothing-stored";
   return stored.some(opensWithThisSecret) ? "ok" : "mismatch";
 }
