@@ -135,6 +135,63 @@ test("a scheduled send reads as scheduled in the list, its filter and its page, 
   expect((await cancelled.json()).data).toMatchObject({ status: "failed", operator_response: "CANCELLED" });
 });
 
+test("a scheduled message's page is not polled while its time is far off, and cancels it, showing it failed CANCELLED with its charge released", async ({
+  page,
+  browser,
+}) => {
+  const token = ownerKey("Cancel from its page");
+  const sent = await page.request.post("/api/v1/sms", {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      to: "0771230079",
+      message: "Scheduled, then cancelled",
+      from: "E2E",
+      send_at: new Date(Date.now() + 3 * 3_600_000).toISOString(),
+    },
+  });
+  expect(sent.status()).toBe(202);
+  const id: string = (await sent.json()).id;
+
+  // Support reads the page, and cannot cancel from it.
+  const supportContext = await browser.newContext();
+  const supportPage = await supportContext.newPage();
+  await signIn(supportPage, fixtures().support);
+  await supportPage.goto(`/dashboard/messages/${id}`);
+  await expect(supportPage.getByTestId("message-status")).toContainText("Scheduled for");
+  await expect(supportPage.getByTestId("cancel-message")).toHaveCount(0);
+  await supportContext.close();
+
+  await signIn(page, fixtures().owner);
+  const fetches: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === `/api/dashboard/messages/${id}`) fetches.push(request.url());
+  });
+  await page.goto(`/dashboard/messages/${id}`);
+  await expect(page.getByTestId("message-status")).toContainText("Scheduled for");
+  await expect(page.getByText("Updating live…")).toHaveCount(0);
+  // Three hours ahead, nothing but a cancel moves it: the page does not ask for it again.
+  await page.waitForTimeout(5_000);
+  expect(fetches).toEqual([]);
+
+  await page.getByTestId("cancel-message").click();
+  await page.getByTestId("cancel-message-dialog").getByRole("button", { name: "Cancel message" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Message cancelled; its charge is released");
+  await expect(page.getByTestId("message-status")).toHaveText("Failed");
+  await expect(page.getByTestId("message-operator-response")).toContainText("CANCELLED");
+  await expect(page.getByTestId("message-charge")).toContainText("released back to the balance");
+  await expect(page.getByTestId("message-ledger").locator("li")).toHaveCount(2);
+  await expect(page.getByTestId("message-ledger")).toContainText("Release");
+  await expect(page.getByTestId("timeline-released")).toContainText("back to the balance");
+  await expect(page.getByTestId("cancel-message")).toHaveCount(0);
+  await snap(page, "message-cancelled");
+
+  // A message a carrier has is not cancellable: its page has no Cancel.
+  const delivered = await send(page.request, token, "0712340042", "Sent at once");
+  await page.goto(`/dashboard/messages/${delivered}`);
+  await expect(page.getByTestId("message-status")).toHaveText("Delivered", { timeout: 30_000 });
+  await expect(page.getByTestId("cancel-message")).toHaveCount(0);
+});
+
 test("a recipient that is not a number and a To day before the From day are named and not applied, as the API names them", async ({
   page,
 }) => {

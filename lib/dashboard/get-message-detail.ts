@@ -7,6 +7,7 @@ import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { serializeSms } from "@/lib/messages/serialize-sms";
 import { buildMessageTimeline } from "@/lib/messages/message-timeline";
+import { isCancellable } from "@/lib/messages/cancel-messages";
 import { messageDetailSchema, type MessageDetail } from "./message-schemas";
 
 /** An account user's messages of one view (test-key or live), or platform staff's: any. */
@@ -52,6 +53,7 @@ export async function getMessageDetail(id: string, scope: MessageScope): Promise
     dispatchedAt: iso(message.dispatchedAt),
     finishedAt: iso(message.finishedAt),
     expiresAt: iso(message.expiresAt),
+    cancellable: isCancellable(message),
     events: buildMessageTimeline(message, message.parts, message.events).map((event) => ({
       ...event,
       createdAt: event.createdAt.toISOString(),

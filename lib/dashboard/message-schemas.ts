@@ -41,6 +41,8 @@ export const messageDetailSchema = z.object({
   finishedAt: timestamp.nullable(),
   /** When a message with a validity period is failed EXPIRED unless a carrier has it by then. */
   expiresAt: timestamp.nullable(),
+  /** No carrier has it, nor may have it: scheduled, or queued and never submitted without an answer. */
+  cancellable: z.boolean(),
   events: z.array(z.object({ id: z.string(), kind: z.string(), detail: z.string(), createdAt: timestamp })),
   parts: z.array(
     z.object({

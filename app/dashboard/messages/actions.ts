@@ -5,7 +5,7 @@ import { accountIdOf, defineAction, userActor } from "@/lib/dashboard/define-act
 import { cancelMessage } from "@/lib/messages/cancel-messages";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
-/** The message list's cancel: the API's cancel, on the signed-in user's account. */
+/** The Cancel of the message list and a message's page: the API's cancel, on the signed-in user's account. */
 export const cancelMessageAction = defineAction("messages.send", z.object({ id: z.uuid(), test: z.boolean() }), async (input, user) => {
   const accountId = accountIdOf(user);
   const { message, cancelledNow } = await cancelMessage({ accountId, test: input.test }, input.id);

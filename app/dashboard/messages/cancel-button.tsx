@@ -30,7 +30,11 @@ export function CancelButton({ id, test }: { id: string; test: boolean }) {
             const result = await cancelMessageAction({ id, test });
             setConfirming(false);
             notifyOutcome(notify, result, "Message cancelled; its charge is released");
-            await queryClient.invalidateQueries({ queryKey: ["messages"] });
+            // The lists and the message's own page alike show its new state.
+            await Promise.all([
+              queryClient.invalidateQueries({ queryKey: ["messages"] }),
+              queryClient.invalidateQueries({ queryKey: ["message", id] }),
+            ]);
           })
         }
         busy={pending}

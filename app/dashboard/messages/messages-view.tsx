@@ -15,7 +15,7 @@ import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
 import type { ViewMode } from "@/lib/dashboard/view-mode";
-import { isAwaitingUpdate } from "@/lib/dashboard/message-state";
+import { nextPollIn } from "@/lib/dashboard/message-state";
 import type { MessagePage } from "@/lib/dashboard/message-schemas";
 
 type MessageRow = MessagePage["rows"][number];
@@ -122,7 +122,7 @@ export function MessagesView({
     queryKey: ["messages", mode, query],
     queryFn: () => fetchJson<MessagePage>(`/api/dashboard/messages?${query}`),
     initialData: initialPage,
-    refetchInterval: (current) => (current.state.data?.rows.some((row) => isAwaitingUpdate(row)) ? POLL_MS : false),
+    refetchInterval: (current) => nextPollIn(current.state.data?.rows ?? [], POLL_MS),
   });
   const filtered = Object.keys(params).some((key) => key !== "cursor" && params[key]);
   return (

@@ -13,10 +13,11 @@ import { Money } from "@/components/money";
 import { Time } from "@/components/time";
 import { cn } from "@/components/ui/cn";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
-import { isAwaitingUpdate } from "@/lib/dashboard/message-state";
+import { isAwaitingUpdate, nextPollIn, type MessageState } from "@/lib/dashboard/message-state";
 import { RECEIPT_TIMEOUT_EVENT } from "@/lib/messages/message-timeline";
 import type { MessageDetail } from "@/lib/dashboard/message-schemas";
 import { RedeliverButton } from "./redeliver-button";
+import { CancelButton } from "../cancel-button";
 
 const POLL_MS = 1_500;
 
@@ -30,6 +31,16 @@ const eventLabels: Record<string, { label: string; tone: string }> = {
   refunded: { label: "Charge released", tone: "bg-violet-500" },
   [RECEIPT_TIMEOUT_EVENT]: { label: "No receipt from the carrier in time; counted as sent", tone: "bg-slate-500" },
 };
+
+function messageStateOf({ sms, events }: MessageDetail): MessageState {
+  return {
+    status: sms.status,
+    deliveredAt: sms.delivered_at,
+    createdAt: sms.created_at,
+    sendAt: sms.send_at,
+    receiptTimedOut: events.some((event) => event.kind === RECEIPT_TIMEOUT_EVENT),
+  };
+}
 
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -75,10 +86,13 @@ const partColumns: Column<MessageDetail["parts"][number]>[] = [
 export function MessageDetailView({
   initial,
   canRedeliver,
+  canCancel,
   platformView,
 }: {
   initial: MessageDetail;
   canRedeliver: boolean;
+  /** The user may cancel the account's sends (the message itself may no longer be cancellable). */
+  canCancel: boolean;
   platformView: boolean;
 }) {
   const { data = initial } = useQuery({
@@ -88,23 +102,12 @@ export function MessageDetailView({
     refetchInterval: (query) => {
       const current = query.state.data;
       if (!current) return false;
-      const awaiting = isAwaitingUpdate({
-        status: current.sms.status,
-        deliveredAt: current.sms.delivered_at,
-        createdAt: current.sms.created_at,
-        receiptTimedOut: current.events.some((event) => event.kind === RECEIPT_TIMEOUT_EVENT),
-      });
-      return awaiting || current.webhooks.some((delivery) => delivery.status === "pending") ? POLL_MS : false;
+      return current.webhooks.some((delivery) => delivery.status === "pending") ? POLL_MS : nextPollIn([messageStateOf(current)], POLL_MS);
     },
   });
   const { sms } = data;
   const released = data.ledger.find((entry) => entry.kind === "release");
-  const awaiting = isAwaitingUpdate({
-    status: sms.status,
-    deliveredAt: sms.delivered_at,
-    createdAt: sms.created_at,
-    receiptTimedOut: data.events.some((event) => event.kind === RECEIPT_TIMEOUT_EVENT),
-  });
+  const awaiting = isAwaitingUpdate(messageStateOf(data));
   return (
     <div className="space-y-6">
       <div>
@@ -118,6 +121,7 @@ export function MessageDetailView({
           </span>
           {data.test && <Badge tone="violet">Test</Badge>}
           {awaiting && <span className="text-xs text-slate-400">Updating live…</span>}
+          {canCancel && data.cancellable && <CancelButton id={sms.id} test={data.test} />}
         </div>
         <p className="mt-1 font-mono text-xs break-all text-slate-500" data-testid="message-id">
           {sms.id}

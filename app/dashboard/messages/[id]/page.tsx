@@ -20,5 +20,12 @@ export default async function MessagePage({ params }: { params: Promise<{ id: st
   const detail = await readInView(scope, (within) => getMessageDetail(id.data, within));
   if (detail === "other-view") return <InOtherView title="Message" what="message" mode={mode} />;
   if (!detail) notFound();
-  return <MessageDetailView initial={detail} canRedeliver={can(user.role, "webhooks.redeliver")} platformView={"platform" in scope} />;
+  return (
+    <MessageDetailView
+      initial={detail}
+      canRedeliver={can(user.role, "webhooks.redeliver")}
+      canCancel={"accountId" in scope && can(user.role, "messages.send")}
+      platformView={"platform" in scope}
+    />
+  );
 }
