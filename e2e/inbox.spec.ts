@@ -6,14 +6,22 @@ import { cli } from "./global-setup";
 const NUMBER = "+263780000900";
 const HANDSET = "+263771230900";
 
-test("an admin assigns an inbound number to an account on the Accounts page", async ({ page }) => {
+test("an admin finds an account by name on the Accounts page and assigns it an inbound number from its row", async ({ page }) => {
   const { admin } = fixtures();
   await signIn(page, admin);
   await page.goto("/dashboard/admin");
-  const form = page.getByTestId("assign-number-form");
-  await form.getByLabel("Account").selectOption({ label: "E2E Ltd" });
-  await form.getByLabel("Number or short code").fill("0780 000 900");
-  await form.getByRole("button", { name: "Assign" }).click();
+  const search = page.getByRole("search");
+  await search.getByLabel("Name").fill("e2e lt");
+  await search.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/[?&]name=e2e\+lt/);
+  await expect(page.getByTestId("account-row")).toHaveCount(1);
+  await page.getByTestId("account-row").getByRole("button", { name: "Assign a number to E2E Ltd" }).click();
+  const dialog = page.getByTestId("assign-number-dialog");
+  await expect(dialog).toContainText("Assign a number to E2E Ltd");
+  await dialog.getByLabel("Number or short code").fill("0780 000 900");
+  await dialog.getByRole("button", { name: "Assign" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("toast")).toContainText(`${NUMBER} assigned to E2E Ltd`);
   await expect(page.getByTestId("number-row").filter({ hasText: NUMBER })).toContainText("E2E Ltd");
   // The carrier in the dashboard's words, as the owner's Inbox names it.
   await expect(page.getByTestId("number-row").filter({ hasText: NUMBER })).toContainText("All carriers");
@@ -164,5 +172,5 @@ test("an admin reads a message to a number no account holds, with its text, and 
   }).toPass();
   await page.locator("main").getByRole("link", { name: "Accounts", exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard\/admin$/);
-  await expect(page.getByTestId("assign-number-form")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Assign a number to E2E Ltd" })).toBeVisible();
 });

@@ -13,6 +13,9 @@ export const currencySchema = z
   .toUpperCase()
   .regex(/^[A-Z]{3}$/, "must be a three-letter currency code");
 
+/** The longest name an account may have. */
+export const ACCOUNT_NAME_MAX_LENGTH = 120;
+
 export async function createAccount(input: {
   name: string;
   currency: string;
@@ -21,7 +24,7 @@ export async function createAccount(input: {
   owner?: { email: string; password: string };
   actor: string;
 }): Promise<{ id: string; name: string; currency: string; ownerEmail?: string }> {
-  const name = z.string().trim().min(1).max(120).safeParse(input.name);
+  const name = z.string().trim().min(1).max(ACCOUNT_NAME_MAX_LENGTH).safeParse(input.name);
   const currency = currencySchema.safeParse(input.currency);
   const fields = [
     ...(name.success ? [] : [{ field: "name", description: "cannot be blank" }]),

@@ -8,7 +8,8 @@ import { Dialog } from "@/components/ui/dialog";
 import { ReasonDialog } from "@/components/ui/reason-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, Input, submitHandler } from "@/components/ui/field";
-import { DataTable, type Column } from "@/components/ui/data-table";
+import { DataTable, type Column, type Pagination } from "@/components/ui/data-table";
+import { FilterForm } from "@/components/ui/filter-form";
 import { notifyOutcome, useToast } from "@/components/ui/toaster";
 import { Badge } from "@/components/ui/badge";
 import { Money } from "@/components/money";
@@ -17,6 +18,7 @@ import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { MAX_BALANCE, formatMoney } from "@/lib/money";
 import { approveSenderAction, creditBalanceAction, rejectSenderAction, reverseCreditAction } from "./actions";
 import { creditBalanceSchema } from "./credit-schema";
+import { AssignNumberDialog } from "./assign-number-dialog";
 import { fieldErrorsOf } from "@/lib/ledger/credit-schemas";
 
 type AccountRow = { id: string; name: string; currency: string; balance: string; members: number; createdAt: string };
@@ -86,11 +88,15 @@ const creditColumns: Column<CreditRowView>[] = [
 
 type CreditDraft = { amount: string; reason: string };
 
-export function AdminView({ accounts, pending, credits }: { accounts: AccountRow[]; pending: PendingSender[]; credits: CreditRowView[] }) {
+/** One page of the accounts, by name: the name filter it applied, the filter values it refused, and its page links. */
+export type AccountsPage = { rows: AccountRow[]; name?: string; problems: string[]; pagination: Pagination };
+
+export function AdminView({ accounts, pending, credits }: { accounts: AccountsPage; pending: PendingSender[]; credits: CreditRowView[] }) {
   const router = useRouter();
   const notify = useToast();
   const [busy, startTransition] = useTransition();
   const [crediting, setCrediting] = useState<AccountRow | null>(null);
+  const [assigning, setAssigning] = useState<AccountRow | null>(null);
   const errors = useFieldErrors();
   const [draft, setDraft] = useState<CreditDraft>({ amount: "", reason: "" });
   /** The parsed amount once the form passed its checks: the dialog then asks to confirm it. */
@@ -200,22 +206,39 @@ export function AdminView({ accounts, pending, credits }: { accounts: AccountRow
       </Card>
 
       <Card>
-        <CardHeader title="Accounts" />
+        <CardHeader title="Accounts" description="By name." />
+        <FilterForm resetHref="/dashboard/admin" problems={accounts.problems}>
+          <Field id="account-name-filter" label="Name">
+            <Input id="account-name-filter" name="name" placeholder="any part, any case" defaultValue={accounts.name} />
+          </Field>
+        </FilterForm>
         <DataTable
           columns={accountColumns}
-          rows={accounts}
+          rows={accounts.rows}
           rowKey={(account) => account.id}
           rowAttributes={(account) => ({ "data-testid": "account-row", "data-account-name": account.name })}
           actions={(account) => (
-            <Button size="sm" variant="secondary" onClick={() => openCredit(account)} aria-label={`Credit ${account.name}`}>
-              Credit
-            </Button>
+            <>
+              <Button size="sm" variant="secondary" onClick={() => openCredit(account)} aria-label={`Credit ${account.name}`}>
+                Credit
+              </Button>
+              <Button size="sm" variant="secondary" onClick={() => setAssigning(account)} aria-label={`Assign a number to ${account.name}`}>
+                Assign number
+              </Button>
+            </>
           )}
           empty={
-            <EmptyState icon="building" title="No accounts yet" description="Create one with the CLI: npm run cli -- accounts:create." />
+            accounts.name ? (
+              <EmptyState icon="building" title="No accounts match" description={`No account's name contains “${accounts.name}”.`} />
+            ) : (
+              <EmptyState icon="building" title="No accounts yet" description="Create one with the CLI: npm run cli -- accounts:create." />
+            )
           }
+          pagination={accounts.pagination}
         />
       </Card>
+
+      <AssignNumberDialog account={assigning} onClose={() => setAssigning(null)} />
 
       <Card>
         <CardHeader
