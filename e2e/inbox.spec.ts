@@ -174,3 +174,64 @@ test("an admin reads a message to a number no account holds, with its text, and 
   await expect(page).toHaveURL(/\/dashboard\/admin$/);
   await expect(page.getByRole("button", { name: "Assign a number to E2E Ltd" })).toBeVisible();
 });
+
+test("an owner pages to an older conversation and finds one by a number typed in local form", async ({ page }) => {
+  const owner = { email: "owner@many-conversations.tumira.test", password: "e2e many conversations password" };
+  const account = cli([
+    ...["accounts:create", "--name", "Many Conversations", "--currency", "USD", "--balance", "1.00"],
+    ...["--owner-email", owner.email, "--owner-password", owner.password],
+  ]);
+  const accountNumber = "+263780000970";
+  cli(["numbers:assign", "--account", String(account.id), "--number", accountNumber]);
+  const key = cli(["keys:create", "--account", String(account.id), "--name", "many conversations", "--test"]);
+  const simulate = async (from: string, message: string) => {
+    const simulated = await page.request.post("/api/v1/inbound/simulate", {
+      headers: { authorization: `Bearer ${String(key.token)}` },
+      data: { from, to: accountNumber, message },
+    });
+    expect(simulated.status()).toBe(202);
+  };
+  const oldest = "+263771231000";
+  const listed = page.getByTestId("conversation-link");
+
+  // The oldest conversation is stored first, then 52 newer ones push it past the first page of 50.
+  await simulate(oldest, "The first of many");
+  await signIn(page, owner);
+  await expect(async () => {
+    await page.goto("/dashboard/inbox");
+    await expect(listed.filter({ hasText: oldest })).toHaveCount(1, { timeout: 1000 });
+  }).toPass();
+  for (let index = 1; index <= 52; index++) await simulate(`+2637712310${String(index).padStart(2, "0")}`, `Newer ${index}`);
+  await expect(async () => {
+    await page.goto("/dashboard/inbox");
+    await expect(listed).toHaveCount(50, { timeout: 1000 });
+    await expect(listed.filter({ hasText: oldest })).toHaveCount(0, { timeout: 1000 });
+  }).toPass();
+
+  const pages = page.getByRole("navigation", { name: "Pages" });
+  await pages.getByRole("link", { name: "Older" }).click();
+  await expect(listed.filter({ hasText: oldest })).toHaveCount(1);
+  await expect(listed).toHaveCount(3);
+  await expect(pages.getByRole("link", { name: "Older" })).toHaveCount(0);
+  await listed.filter({ hasText: oldest }).click();
+  await expect(page.getByTestId("conversation-in")).toContainText("The first of many");
+  // The list stays on the page the conversation was opened from.
+  await expect(listed.filter({ hasText: oldest })).toHaveCount(1);
+  await pages.getByRole("link", { name: "Newest" }).click();
+  await expect(listed).toHaveCount(50);
+  await expect(listed.filter({ hasText: oldest })).toHaveCount(0);
+
+  // Found by its local form from the newest page, where it is not listed.
+  const find = page.getByRole("search");
+  await find.getByLabel("Number or sender").fill("0771 231 000");
+  await find.getByRole("button", { name: "Find" }).click();
+  await expect(page).toHaveURL(/with=%2B263771231000/);
+  await expect(page.getByTestId("conversation-in")).toContainText("The first of many");
+
+  await find.getByLabel("Number or sender").fill("0771 239 999");
+  await find.getByRole("button", { name: "Find" }).click();
+  await expect(page.getByTestId("inbox-find-none")).toHaveText("No messages from +263771239999.");
+  await find.getByLabel("Number or sender").fill("12");
+  await find.getByRole("button", { name: "Find" }).click();
+  await expect(page.getByTestId("inbox-find-error")).toHaveText('Number or sender: "12" is not a phone number, short code or sender name');
+});

@@ -114,7 +114,8 @@ const headClass = "border-b border-slate-200 px-4 py-2.5 text-xs font-medium tra
 const cellClass = "min-w-24 border-b border-slate-100 px-4 py-3 align-middle text-slate-700";
 const stickyClass = "sticky right-0 w-px whitespace-nowrap text-right shadow-[-8px_0_8px_-8px_rgb(15_23_42/0.12)]";
 
-function Pager({ firstHref, firstLabel = "First page", nextHref, nextLabel = "Next page" }: Pagination) {
+/** A list's links to its newest page and to the next older one. */
+export function Pager({ firstHref, firstLabel = "First page", nextHref, nextLabel = "Next page" }: Pagination) {
   return (
     <nav aria-label="Pages" className="flex justify-between px-5 py-3">
       {firstHref ? (

@@ -9,11 +9,14 @@ export function FilterForm({
   resetHref,
   submitLabel = "Apply",
   problems = [],
+  narrow = false,
 }: {
   children: React.ReactNode;
   resetHref?: string;
   submitLabel?: string;
   problems?: string[];
+  /** In a side column: the fields and buttons one above the other, not four abreast. */
+  narrow?: boolean;
 }) {
   return (
     <form method="get" className="border-b border-slate-100 px-5 py-4" role="search">
@@ -26,7 +29,7 @@ export function FilterForm({
           ))}
         </ul>
       )}
-      <div className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <div className={narrow ? "grid gap-3" : "grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4"}>
         {children}
         <div className="flex gap-2">
           <button type="submit" className={buttonClass("secondary")}>

@@ -2,40 +2,101 @@
 // conversation (what the account sent the number and what it sent back, in time order), and the
 // platform's view of inbound traffic, metadata only except unrouted messages for admins. Test and
 // live messages show together, each with its mode (test: it came through the sandbox).
+import { z } from "zod";
 import { db } from "@/lib/db/client";
-import { inboundAddress } from "@/lib/inbound/inbound-numbers";
+import { inboundAddress, normalizeInboundNumber } from "@/lib/inbound/inbound-numbers";
+import { parseFilters, type ParsedFilters } from "./filters";
 import { decodeCursor, encodeCursor } from "./list-messages";
 import { olderThan } from "@/lib/db/older-than";
 
 export type ConversationRow = { number: string; messages: number; lastAt: Date; lastBody: string; lastTo: string; lastMode: string };
 
-/** The numbers that wrote to the account, latest first. */
-export async function listConversations(accountId: string, limit = 100): Promise<ConversationRow[]> {
+export const CONVERSATION_PAGE_SIZE = 50;
+
+export type ConversationPage = { rows: ConversationRow[]; nextCursor: string | null };
+
+/**
+ * A page of the numbers that wrote to the account, latest first, keyset on (last receivedAt,
+ * number): following nextCursor reaches the oldest conversation. Two queries a page, however many
+ * rows: the conversations, then the last message of each.
+ */
+export async function listConversations(accountId: string, options: { cursor?: string; limit?: number } = {}): Promise<ConversationPage> {
+  const limit = options.limit ?? CONVERSATION_PAGE_SIZE;
+  const cursor = decodeCursor(options.cursor);
   const groups = await db().inboundMessage.groupBy({
     by: ["from"],
     where: { accountId },
+    having: cursor
+      ? {
+          OR: [
+            { receivedAt: { _max: { lt: cursor.createdAt } } },
+            { receivedAt: { _max: { equals: cursor.createdAt } }, from: { lt: cursor.id } },
+          ],
+        }
+      : undefined,
     _max: { receivedAt: true },
     _count: { _all: true },
-    orderBy: { _max: { receivedAt: "desc" } },
-    take: limit,
+    orderBy: [{ _max: { receivedAt: "desc" } }, { from: "desc" }],
+    take: limit + 1,
   });
-  const latest = await Promise.all(
-    groups.map((group) =>
-      db().inboundMessage.findFirst({
-        where: { accountId, from: group.from },
-        orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
-        select: { body: true, to: true, mode: true },
-      }),
-    ),
-  );
-  return groups.map((group, index) => ({
-    number: group.from,
-    messages: group._count._all,
-    lastAt: group._max.receivedAt ?? new Date(0),
-    lastBody: latest[index]?.body ?? "",
-    lastTo: latest[index]?.to ?? "",
-    lastMode: latest[index]?.mode ?? "live",
-  }));
+  const page = groups.slice(0, limit).map((group) => ({ number: group.from, messages: group._count._all, lastAt: group._max.receivedAt! }));
+  // Each number's messages at its last instant; of two at that instant the later id is the last.
+  const latest = await db().inboundMessage.findMany({
+    where: { accountId, OR: page.map((row) => ({ from: row.number, receivedAt: row.lastAt })) },
+    orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
+    select: { from: true, body: true, to: true, mode: true },
+  });
+  const lastOf = new Map<string, (typeof latest)[number]>();
+  for (const message of latest) if (!lastOf.has(message.from)) lastOf.set(message.from, message);
+  const last = page[page.length - 1];
+  return {
+    rows: page.map((row) => ({
+      ...row,
+      lastBody: lastOf.get(row.number)?.body ?? "",
+      lastTo: lastOf.get(row.number)?.to ?? "",
+      lastMode: lastOf.get(row.number)?.mode ?? "live",
+    })),
+    nextCursor: groups.length > limit ? encodeCursor(last.lastAt, last.number) : null,
+  };
+}
+
+/** SMPP's source_addr: at most 20 characters, so no stored sender is longer. */
+const SENDER_ADDRESS_MAX_LENGTH = 20;
+
+/** What a number or sender typed into the Inbox's search reads as, in the form its messages are stored under. */
+const conversationSearch = z
+  .string()
+  .trim()
+  .max(SENDER_ADDRESS_MAX_LENGTH, `at most ${SENDER_ADDRESS_MAX_LENGTH} characters`)
+  .transform((text, context) => {
+    const number = normalizeInboundNumber(text);
+    if (number) return number;
+    // A carrier gives a sender that is a name as written; anything without a letter was meant as a number.
+    if (/\p{L}/u.test(text)) return text;
+    context.addIssue({ code: "custom", message: `"${text}" is not a phone number, short code or sender name` });
+    return z.NEVER;
+  });
+
+const inboxFilterFields = {
+  find: conversationSearch,
+  cursor: z
+    .string()
+    .max(200)
+    .refine((text) => decodeCursor(text) !== null, "this page link is not valid; start from the newest"),
+};
+
+const inboxFilterLabels = { find: "Number or sender", cursor: "Page" };
+
+export type InboxFilters = ParsedFilters<typeof inboxFilterFields>["filters"];
+
+/** The Inbox's search and page of a URL; a bad value is left out and named. */
+export function parseInboxFilters(params: Record<string, string | undefined>): ParsedFilters<typeof inboxFilterFields> {
+  return parseFilters(inboxFilterFields, inboxFilterLabels, params);
+}
+
+/** Whether the number (as stored) ever wrote to the account. */
+export async function hasConversation(accountId: string, number: string): Promise<boolean> {
+  return (await db().inboundMessage.findFirst({ where: { accountId, from: number }, select: { id: true } })) !== null;
 }
 
 export type ConversationEntry =

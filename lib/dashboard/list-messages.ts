@@ -45,9 +45,12 @@ export function encodeCursor(createdAt: Date, id: string): string {
 
 export function decodeCursor(cursor: string | undefined): { createdAt: Date; id: string } | null {
   if (!cursor) return null;
-  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const createdAt = new Date(at);
-  return Number.isNaN(createdAt.getTime()) || !id ? null : { createdAt, id };
+  // Split at the first "|" only: the time never holds one, a key that is a sender's name may.
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  const separator = text.indexOf("|");
+  const createdAt = new Date(text.slice(0, separator));
+  const id = text.slice(separator + 1);
+  return separator < 0 || Number.isNaN(createdAt.getTime()) || !id ? null : { createdAt, id };
 }
 
 const messageFilterFields = {

@@ -2,7 +2,7 @@
 // the number sent back, in time order; the platform view carries no bodies except unrouted messages.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { getConversation, listConversations, listPlatformInbound } from "@/lib/dashboard/inbox";
+import { getConversation, hasConversation, listConversations, listPlatformInbound, parseInboxFilters } from "@/lib/dashboard/inbox";
 import { assignInboundNumber, listInboundNumbers } from "@/lib/inbound/inbound-numbers";
 import { storeMobileOriginated, storeOverdueParts } from "@/lib/inbound/store-inbound";
 import { mobileOriginatedFromDeliverSm } from "@/lib/smpp/mobile-originated";
@@ -42,7 +42,7 @@ describe("inbox", () => {
       ["out", "Your code is 1234"],
       ["in", "Thanks!"],
     ]);
-    const conversations = await listConversations(accountId);
+    const { rows: conversations } = await listConversations(accountId);
     expect(conversations.map((row) => [row.number, row.messages, row.lastBody])).toEqual([
       ["+263771000011", 1, "Someone else"],
       ["+263771000010", 2, "Thanks!"],
@@ -54,7 +54,7 @@ describe("inbox", () => {
     await assignInboundNumber({ accountId, number: "24682", operator: null, actor: "test" });
     await receive("Acme Couriers", "24682", "Your parcel is ready", new Date());
     await receive("263771000012", "24682", "Hello", new Date());
-    const conversations = await listConversations(accountId);
+    const { rows: conversations } = await listConversations(accountId);
     expect(conversations.map((row) => row.number).sort()).toEqual(["+263771000012", "Acme Couriers"]);
     for (const row of conversations) {
       const conversation = await getConversation(accountId, row.number);
@@ -62,6 +62,93 @@ describe("inbox", () => {
       expect(conversation?.entries.map((entry) => entry.body)).toEqual([row.lastBody]);
     }
     expect(await getConversation(accountId, "  ")).toBeNull();
+  });
+
+  it("pages an account's conversations latest first to the oldest, ties ordered by number, each with its last message", async () => {
+    const accountId = await createSendingAccount(1_000_000n, "Many conversations");
+    await assignInboundNumber({ accountId, number: "24685", operator: null, actor: "test" });
+    const at = Date.parse("2030-06-01T00:00:00Z");
+    // 120 numbers, seven to a last instant (ties across numbers); every third has an earlier message
+    // too, and every fifth two at its last instant (the later id is its last message).
+    const expected: { number: string; messages: number; lastAt: number; lastBody: string }[] = [];
+    for (let index = 0; index < 120; index++) {
+      const number = `+26377130${String(index).padStart(4, "0")}`;
+      const lastAt = at + Math.floor(index / 7) * 1000;
+      let messages = 0;
+      if (index % 3 === 0) {
+        await receive(number, "24685", `earlier ${index}`, new Date(lastAt - 500_000));
+        messages++;
+      }
+      const stored = [await receive(number, "24685", `last ${index}`, new Date(lastAt))];
+      if (index % 5 === 0) stored.push(await receive(number, "24685", `also last ${index}`, new Date(lastAt)));
+      messages += stored.length;
+      const ids = stored.map((result) => (result.kind === "stored" ? result.message.id : ""));
+      const lastBody = index % 5 === 0 && ids[1] > ids[0] ? `also last ${index}` : `last ${index}`;
+      expected.push({ number, messages, lastAt, lastBody });
+    }
+    // Another account's messages from the same numbers are not this account's conversations.
+    const other = await createSendingAccount(1_000_000n, "Other inbox");
+    await assignInboundNumber({ accountId: other, number: "24686", operator: null, actor: "test" });
+    await receive(expected[0].number, "24686", "elsewhere", new Date(at + 999_000));
+    expected.sort((a, b) => b.lastAt - a.lastAt || (a.number < b.number ? 1 : -1));
+
+    const pages: Awaited<ReturnType<typeof listConversations>>["rows"][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listConversations(accountId, { cursor });
+      pages.push(page.rows);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(pages.map((rows) => rows.length)).toEqual([50, 50, 20]);
+    expect(
+      pages.flat().map((row) => ({ number: row.number, messages: row.messages, lastAt: row.lastAt.getTime(), lastBody: row.lastBody })),
+    ).toEqual(expected);
+    expect(new Set(pages.flat().map((row) => row.number)).size).toBe(120);
+    // A page boundary inside a tie (page size 3, seven numbers to an instant) loses and repeats nothing.
+    const small: string[] = [];
+    cursor = undefined;
+    do {
+      const page = await listConversations(accountId, { cursor, limit: 3 });
+      small.push(...page.rows.map((row) => row.number));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(small).toEqual(expected.map((row) => row.number));
+
+    // A page link the Inbox did not give is named, never read as a page.
+    expect(parseInboxFilters({ cursor: "not a cursor" })).toEqual({
+      filters: {},
+      problems: [{ field: "cursor", description: "Page: this page link is not valid; start from the newest" }],
+    });
+  });
+
+  it("finds a conversation by a number in any written form, or by a sender's name as stored", async () => {
+    const accountId = await createSendingAccount(1_000_000n, "Find");
+    await assignInboundNumber({ accountId, number: "24687", operator: null, actor: "test" });
+    await receive("263771400001", "24687", "Hi", new Date());
+    await receive("Acme", "24687", "Your parcel", new Date());
+    for (const typed of ["0771400001", "0771 400 001", "263771400001", "+263771400001", " +263-77-140-0001 "]) {
+      expect(parseInboxFilters({ find: typed })).toEqual({ filters: { find: "+263771400001" }, problems: [] });
+    }
+    expect(parseInboxFilters({ find: "Acme" }).filters.find).toBe("Acme");
+    expect(parseInboxFilters({ find: "24687" }).filters.find).toBe("24687");
+    expect(await hasConversation(accountId, "+263771400001")).toBe(true);
+    expect(await hasConversation(accountId, "Acme")).toBe(true);
+    expect(await hasConversation(accountId, "+263771400002")).toBe(false);
+    expect(await hasConversation(accountId, "acme")).toBe(false);
+    for (const typed of ["12", "0791234567", "+263 77 !!"]) {
+      expect(parseInboxFilters({ find: typed }).problems).toEqual([
+        { field: "find", description: `Number or sender: "${typed}" is not a phone number, short code or sender name` },
+      ]);
+    }
+    // A page boundary after a sender whose name holds the cursor's separator.
+    await receive("Acme|Two", "24687", "Also a parcel", new Date(Date.now() + 60_000));
+    const first = await listConversations(accountId, { limit: 1 });
+    expect(first.rows.map((row) => row.number)).toEqual(["Acme|Two"]);
+    const rest = await listConversations(accountId, { cursor: first.nextCursor!, limit: 5 });
+    expect(rest.rows.map((row) => row.number).sort()).toEqual(["+263771400001", "Acme"]);
+    expect(parseInboxFilters({ find: "A".repeat(21) }).problems).toEqual([
+      { field: "find", description: "Number or sender: at most 20 characters" },
+    ]);
   });
 
   it("lists an account's numbers, an all-carrier one naming the carriers another account's own assignment takes", async () => {
@@ -159,7 +246,7 @@ describe("inbox", () => {
       ["part one part two", "live"],
       ["part one part two", "test"],
     ]);
-    const conversations = await listConversations(accountId);
+    const { rows: conversations } = await listConversations(accountId);
     expect(conversations.find((row) => row.number === "+263771000030")).toMatchObject({ messages: 2, lastMode: "test" });
     const { rows: platform } = await listPlatformInbound({ unrouted: false });
     expect(platform.filter((row) => row.from === "+263771000030").map((row) => row.mode)).toEqual(["test", "live"]);

@@ -1,17 +1,26 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { redirect } from "next/navigation";
 import { guardPage, requireAnyPermission } from "@/lib/auth/require-permission";
 import { can } from "@/lib/auth/permissions";
 import { paramsOf } from "@/lib/dashboard/filters";
-import { getConversation, listConversations, listPlatformInbound, type PlatformInboundRow } from "@/lib/dashboard/inbox";
+import {
+  getConversation,
+  hasConversation,
+  listConversations,
+  listPlatformInbound,
+  parseInboxFilters,
+  type PlatformInboundRow,
+} from "@/lib/dashboard/inbox";
 import { listInboundNumbers, type AccountInboundNumber } from "@/lib/inbound/inbound-numbers";
 import { carrierName, encodingName } from "@/lib/messages/vocabulary";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
-import { DataTable, type Column } from "@/components/ui/data-table";
+import { DataTable, Pager, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { withParams } from "@/components/ui/filter-form";
+import { Field, Input, errorFor } from "@/components/ui/field";
+import { FilterForm, withParams } from "@/components/ui/filter-form";
 import { MessageStatus } from "@/components/status-badge";
 import { Time } from "@/components/time";
 import { SimulateReplyForm } from "./simulate-reply-form";
@@ -23,7 +32,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export default async function InboxPage({ searchParams }: { searchParams: SearchParams }) {
   const user = await guardPage(() => requireAnyPermission(["inbound.view", "platform.inbound"]));
   const params = paramsOf(await searchParams);
-  if (user.accountId && can(user.role, "inbound.view")) return <AccountInbox accountId={user.accountId} number={params.with} />;
+  if (user.accountId && can(user.role, "inbound.view")) return <AccountInbox accountId={user.accountId} params={params} />;
   const unrouted = params.unrouted === "1" && can(user.role, "inbound.unrouted");
   return <PlatformInbound unrouted={unrouted} canSeeUnrouted={can(user.role, "inbound.unrouted")} params={params} />;
 }
@@ -35,12 +44,20 @@ function carriersOf(row: AccountInboundNumber): string {
   return `All carriers but ${row.carriersElsewhere.map(carrierName).join(", ")}`;
 }
 
-async function AccountInbox({ accountId, number }: { accountId: string; number?: string }) {
+async function AccountInbox({ accountId, params }: { accountId: string; params: Record<string, string | undefined> }) {
+  const { filters, problems } = parseInboxFilters(params);
+  // A search for a number that wrote opens its conversation; for one that never did, the field says so.
+  const found = filters.find !== undefined && (await hasConversation(accountId, filters.find));
+  if (found) redirect(withParams("/dashboard/inbox", { with: filters.find }, {}));
+  const number = params.with;
   const [numbers, conversations, conversation] = await Promise.all([
     listInboundNumbers(accountId),
-    listConversations(accountId),
+    listConversations(accountId, { cursor: filters.cursor }),
     number ? getConversation(accountId, number) : Promise.resolve(null),
   ]);
+  const findError = errorFor(problems, "find");
+  // The list's links keep the open conversation and the page, not a search already answered.
+  const listParams = { with: number, cursor: filters.cursor };
   return (
     <>
       <PageHeader
@@ -72,15 +89,35 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
             </CardBody>
           </Card>
           <Card>
-            <CardHeader title="Conversations" />
-            {conversations.length === 0 ? (
+            <CardHeader title="Conversations" description="Latest first." />
+            <FilterForm
+              narrow
+              submitLabel="Find"
+              problems={problems.filter((problem) => problem.field !== "find").map((problem) => problem.description)}
+            >
+              <Field
+                id="inbox-find"
+                label="Number or sender"
+                error={findError}
+                hint={filters.find !== undefined && <span data-testid="inbox-find-none">No messages from {filters.find}.</span>}
+              >
+                <Input
+                  id="inbox-find"
+                  name="find"
+                  placeholder="0771 234 567 or a sender's name"
+                  defaultValue={params.find}
+                  invalid={!!findError}
+                />
+              </Field>
+            </FilterForm>
+            {conversations.rows.length === 0 ? (
               <EmptyState title="No messages received yet" description="A reply to one of your numbers shows here." />
             ) : (
               <ul className="divide-y divide-slate-100" data-testid="conversations">
-                {conversations.map((row) => (
+                {conversations.rows.map((row) => (
                   <li key={row.number}>
                     <Link
-                      href={`/dashboard/inbox?with=${encodeURIComponent(row.number)}`}
+                      href={withParams("/dashboard/inbox", listParams, { with: row.number })}
                       className={`block px-5 py-3 hover:bg-slate-50 ${conversation?.number === row.number ? "bg-slate-50" : ""}`}
                       data-testid="conversation-link"
                     >
@@ -98,6 +135,16 @@ async function AccountInbox({ accountId, number }: { accountId: string; number?:
                   </li>
                 ))}
               </ul>
+            )}
+            {(filters.cursor || conversations.nextCursor) && (
+              <Pager
+                firstHref={filters.cursor ? withParams("/dashboard/inbox", listParams, { cursor: undefined }) : undefined}
+                firstLabel="Newest"
+                nextHref={
+                  conversations.nextCursor ? withParams("/dashboard/inbox", listParams, { cursor: conversations.nextCursor }) : undefined
+                }
+                nextLabel="Older"
+              />
             )}
           </Card>
           {numbers.length > 0 && (
