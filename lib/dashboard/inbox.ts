@@ -40,6 +40,7 @@ export async function listConversations(accountId: string, options: { cursor?: s
     take: limit + 1,
   });
   const page = groups.slice(0, limit).map((group) => ({ number: group.from, messages: group._count._all, lastAt: group._max.receivedAt! }));
+  if (page.length === 0) return { rows: [], nextCursor: null };
   // Each number's messages at its last instant; of two at that instant the later id is the last.
   const latest = await db().inboundMessage.findMany({
     where: { accountId, OR: page.map((row) => ({ from: row.number, receivedAt: row.lastAt })) },
@@ -50,12 +51,10 @@ export async function listConversations(accountId: string, options: { cursor?: s
   for (const message of latest) if (!lastOf.has(message.from)) lastOf.set(message.from, message);
   const last = page[page.length - 1];
   return {
-    rows: page.map((row) => ({
-      ...row,
-      lastBody: lastOf.get(row.number)?.body ?? "",
-      lastTo: lastOf.get(row.number)?.to ?? "",
-      lastMode: lastOf.get(row.number)?.mode ?? "live",
-    })),
+    rows: page.map((row) => {
+      const message = lastOf.get(row.number);
+      return { ...row, lastBody: message?.body ?? "", lastTo: message?.to ?? "", lastMode: message?.mode ?? "live" };
+    }),
     nextCursor: groups.length > limit ? encodeCursor(last.lastAt, last.number) : null,
   };
 }

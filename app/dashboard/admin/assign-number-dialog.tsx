@@ -7,6 +7,8 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Select, submitHandler } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toaster";
 import { useFieldErrors } from "@/components/ui/use-field-errors";
+import { operators, type Operator } from "@/lib/carriers/operators";
+import { carrierName } from "@/lib/messages/vocabulary";
 import { assignNumberAction } from "./number-actions";
 
 /** Assigns an inbound number to the account whose row it was opened from (null: closed). */
@@ -26,7 +28,7 @@ export function AssignNumberDialog({ account, onClose }: { account: { id: string
       const result = await assignNumberAction({
         accountId,
         number: String(form.get("number") ?? ""),
-        operator: String(form.get("operator") ?? "") as "" | "econet" | "netone" | "telecel",
+        operator: String(form.get("operator") ?? "") as Operator | "",
       });
       if (!errors.accepted(result)) return;
       close();
@@ -63,9 +65,11 @@ export function AssignNumberDialog({ account, onClose }: { account: { id: string
           <Field id="number-operator" label="Carrier">
             <Select id="number-operator" name="operator" defaultValue="">
               <option value="">All carriers</option>
-              <option value="econet">Econet</option>
-              <option value="netone">NetOne</option>
-              <option value="telecel">Telecel</option>
+              {operators.map((operator) => (
+                <option key={operator} value={operator}>
+                  {carrierName(operator)}
+                </option>
+              ))}
             </Select>
           </Field>
           <div className="flex justify-end gap-2">

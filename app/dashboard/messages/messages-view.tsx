@@ -10,6 +10,7 @@ import { ButtonLink, buttonClass } from "@/components/ui/button";
 import { Badge } from "@/components/ui/badge";
 import { FilterForm, withParams } from "@/components/ui/filter-form";
 import { MessageStatus } from "@/components/status-badge";
+import { operators } from "@/lib/carriers/operators";
 import { carrierName, FAILURE_REASON_FILTERS, MESSAGE_STATUS_FILTERS } from "@/lib/messages/vocabulary";
 import { Money } from "@/components/money";
 import { Time } from "@/components/time";
@@ -160,9 +161,11 @@ export function MessagesView({
         <Field id="filter-operator" label="Carrier">
           <Select id="filter-operator" name="operator" defaultValue={filters.operator ?? ""}>
             <option value="">Any</option>
-            <option value="econet">Econet</option>
-            <option value="netone">NetOne</option>
-            <option value="telecel">Telecel</option>
+            {operators.map((operator) => (
+              <option key={operator} value={operator}>
+                {carrierName(operator)}
+              </option>
+            ))}
           </Select>
         </Field>
         <Field id="filter-since" label="From">
